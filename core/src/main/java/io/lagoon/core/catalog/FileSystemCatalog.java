@@ -1,0 +1,203 @@
+package io.lagoon.core.catalog;
+
+import io.lagoon.core.catalog.CatalogException.Kind;
+import io.lagoon.core.fs.FileIO;
+import io.lagoon.core.schema.SchemaManager;
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.TableOptions;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.TypeRoot;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A catalog that is a warehouse folder, laid out as Paimon's filesystem catalog lays it out:
+ * a database is {@code <warehouse>/<db>.db}, a table is a folder in it holding {@code schema/}.
+ */
+public final class FileSystemCatalog {
+  public static final String DB_SUFFIX = ".db";
+  private final FileIO io;
+  private final Path warehouse;
+
+  public FileSystemCatalog(FileIO io, Path warehouse) {
+    this.io = io;
+    this.warehouse = warehouse;
+  }
+
+  public Path warehouse() {
+    return warehouse;
+  }
+
+  public FileIO io() {
+    return io;
+  }
+
+  /** Fails with a clear message when the warehouse cannot be reached or created. */
+  public void checkReachable() {
+    try {
+      io.mkdirs(warehouse);
+      if (!io.status(warehouse).isDirectory()) {
+        throw new IOException("not a directory");
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new CatalogException(Kind.INVALID, "Warehouse " + warehouse + " cannot be reached: " + e.getMessage());
+    }
+  }
+
+  public Path databaseDir(String db) {
+    return new Path(warehouse, db + DB_SUFFIX);
+  }
+
+  public Path tableDir(Identifier id) {
+    return new Path(databaseDir(id.database), id.table);
+  }
+
+  // ---- databases ----
+
+  public List<String> listDatabases() throws IOException {
+    List<String> out = new ArrayList<>();
+    for (FileStatus s : io.list(warehouse)) {
+      String n = s.getPath().getName();
+      if (s.isDirectory() && n.endsWith(DB_SUFFIX)) out.add(n.substring(0, n.length() - DB_SUFFIX.length()));
+    }
+    out.sort(String::compareTo);
+    return out;
+  }
+
+  public boolean databaseExists(String db) throws IOException {
+    return io.exists(databaseDir(db));
+  }
+
+  public void createDatabase(String db) throws IOException {
+    validateName(db, "database");
+    if (databaseExists(db)) throw new CatalogException(Kind.DATABASE_EXISTS, "Database " + db + " already exists");
+    io.mkdirs(databaseDir(db));
+  }
+
+  public void dropDatabase(String db, boolean cascade) throws IOException {
+    if (!databaseExists(db)) throw new CatalogException(Kind.NO_SUCH_DATABASE, "Database " + db + " does not exist");
+    if (!cascade && !listTables(db).isEmpty()) {
+      throw new CatalogException(Kind.DATABASE_NOT_EMPTY, "Database " + db + " is not empty: it holds tables "
+          + listTables(db) + " (use CASCADE to drop them too)");
+    }
+    io.delete(databaseDir(db), true);
+  }
+
+  // ---- tables ----
+
+  public List<String> listTables(String db) throws IOException {
+    requireDatabase(db);
+    List<String> out = new ArrayList<>();
+    for (FileStatus s : io.list(databaseDir(db))) {
+      if (s.isDirectory() && io.exists(new Path(s.getPath(), "schema"))) {
+        if (!new SchemaManager(io, s.getPath()).listIds().isEmpty()) out.add(s.getPath().getName());
+      }
+    }
+    out.sort(String::compareTo);
+    return out;
+  }
+
+  public boolean tableExists(Identifier id) throws IOException {
+    return !new SchemaManager(io, tableDir(id)).listIds().isEmpty();
+  }
+
+  public FileStoreTable loadTable(Identifier id) throws IOException {
+    if (!databaseExists(id.database)) {
+      throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + id + " does not exist (no database " + id.database + ")");
+    }
+    if (!tableExists(id)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + id + " does not exist");
+    return FileStoreTable.load(io, tableDir(id), id.fullName());
+  }
+
+  /** Creates a table from a first schema (id 0). Nothing is written unless every check passes. */
+  public FileStoreTable createTable(Identifier id, List<DataField> fields, int highestFieldId,
+                                    List<String> partitionKeys, List<String> primaryKeys,
+                                    Map<String, String> options, String comment) throws IOException {
+    validateName(id.table, "table");
+    requireDatabase(id.database);
+    if (tableExists(id)) throw new CatalogException(Kind.TABLE_EXISTS, "Table " + id + " already exists");
+    validateSchema(id, fields, partitionKeys, primaryKeys, options);
+    TableSchema schema = new TableSchema(0, fields, highestFieldId, partitionKeys, primaryKeys, options, comment,
+        System.currentTimeMillis());
+    SchemaManager sm = new SchemaManager(io, tableDir(id));
+    if (!sm.tryCommit(schema)) throw new CatalogException(Kind.TABLE_EXISTS, "Table " + id + " already exists");
+    return new FileStoreTable(io, tableDir(id), id.fullName(), schema);
+  }
+
+  public void dropTable(Identifier id) throws IOException {
+    if (!tableExists(id)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + id + " does not exist");
+    io.delete(tableDir(id), true);
+  }
+
+  public void renameTable(Identifier from, Identifier to) throws IOException {
+    if (!tableExists(from)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + from + " does not exist");
+    validateName(to.table, "table");
+    requireDatabase(to.database);
+    if (io.exists(tableDir(to))) throw new CatalogException(Kind.TABLE_EXISTS, "Table " + to + " already exists");
+    if (!io.rename(tableDir(from), tableDir(to))) {
+      throw new IOException("Could not rename " + tableDir(from) + " to " + tableDir(to));
+    }
+  }
+
+  /** Publishes a new schema version with changed options and/or comment. */
+  public FileStoreTable alterTable(Identifier id, Map<String, String> newOptions, String newComment) throws IOException {
+    FileStoreTable t = loadTable(id);
+    TableSchema cur = t.schema();
+    validateSchema(id, cur.fields(), cur.partitionKeys(), cur.primaryKeys(), newOptions);
+    TableSchema next = new TableSchema(cur.id() + 1, cur.fields(), cur.highestFieldId(), cur.partitionKeys(),
+        cur.primaryKeys(), newOptions, newComment, System.currentTimeMillis());
+    if (!t.schemas().tryCommit(next)) {
+      throw new CatalogException(Kind.INVALID, "Table " + id + " was altered concurrently; retry");
+    }
+    return new FileStoreTable(io, t.dir(), t.fullName(), next);
+  }
+
+  private void requireDatabase(String db) throws IOException {
+    if (!databaseExists(db)) throw new CatalogException(Kind.NO_SUCH_DATABASE, "Database " + db + " does not exist");
+  }
+
+  private static void validateName(String name, String what) {
+    if (name == null || name.isEmpty() || name.contains("/") || name.contains("\\") || name.startsWith(".")
+        || name.contains("$")) {
+      throw new CatalogException(Kind.INVALID, "Invalid " + what + " name '" + name + "'");
+    }
+  }
+
+  private static void validateSchema(Identifier id, List<DataField> fields, List<String> partitionKeys,
+                                     List<String> primaryKeys, Map<String, String> options) {
+    Set<String> names = new HashSet<>();
+    for (DataField f : fields) {
+      if (!names.add(f.name())) throw new CatalogException(Kind.INVALID, "Table " + id + " has duplicate column " + f.name());
+      if (f.type().root() == TypeRoot.TIME || f.type().root() == TypeRoot.MULTISET) {
+        throw new CatalogException(Kind.INVALID, "Column " + f.name() + " of " + id + " has unsupported type " + f.type());
+      }
+    }
+    for (String p : partitionKeys) {
+      if (!names.contains(p)) {
+        throw new CatalogException(Kind.INVALID, "Partition column '" + p + "' of " + id + " is not a column of the table");
+      }
+    }
+    for (DataField f : fields) {
+      if (partitionKeys.contains(f.name()) && (f.type().root().isNested() || f.type().root().isBinary())) {
+        throw new CatalogException(Kind.INVALID, "Column " + f.name() + " of type " + f.type() + " cannot be a partition key");
+      }
+    }
+    for (String k : primaryKeys) {
+      if (!names.contains(k)) {
+        throw new CatalogException(Kind.INVALID, "Primary key column '" + k + "' of " + id + " is not a column of the table");
+      }
+    }
+    try {
+      TableOptions.validate(options);
+    } catch (IllegalArgumentException e) {
+      throw new CatalogException(Kind.INVALID, "Table " + id + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package io.lagoon.core.commit;
+
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.manifest.FileKind;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.manifest.ManifestFileMeta;
+import io.lagoon.core.manifest.ManifestFiles;
+import io.lagoon.core.manifest.PartitionStatsCollector;
+import io.lagoon.core.scan.LiveFiles;
+import io.lagoon.core.snapshot.CommitKind;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.snapshot.SnapshotManager;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * Publishes new snapshots with optimistic concurrency: build the manifests against the latest
+ * snapshot, try to create {@code snapshot-N} atomically, and on losing the race rebuild against
+ * the new latest and try again. A failed attempt leaves only unreferenced files behind.
+ */
+public final class FileStoreCommit {
+  /** Merge the base manifests into one once a snapshot references this many. */
+  static final int MERGE_MIN_COUNT = 30;
+
+  private final FileStoreTable table;
+  private final String commitUser = UUID.randomUUID().toString();
+
+  public FileStoreCommit(FileStoreTable table) {
+    this.table = table;
+  }
+
+  /** Appends new files. Returns the new snapshot, or empty if there was nothing to commit. */
+  public Optional<Snapshot> append(List<ManifestEntry> added) throws IOException {
+    if (added.isEmpty()) return Optional.empty();
+    return Optional.of(commit(added, CommitKind.APPEND, null));
+  }
+
+  /**
+   * Replaces every live file whose partition matches {@code partitionFilter} with {@code added}.
+   * The files to remove are re-read from the latest snapshot on every attempt.
+   */
+  public Snapshot overwrite(List<ManifestEntry> added, Predicate<InternalRow> partitionFilter) throws IOException {
+    return commit(added, CommitKind.OVERWRITE, partitionFilter);
+  }
+
+  /** Commits a compaction or rewrite: removes exactly {@code removed} (which must still be live) and adds {@code added}. */
+  public Snapshot replace(List<ManifestEntry> removed, List<ManifestEntry> added, CommitKind kind) throws IOException {
+    List<ManifestEntry> changes = new ArrayList<>(added);
+    for (ManifestEntry e : removed) changes.add(e.withKind(FileKind.DELETE));
+    return commit(changes, kind, null, removed);
+  }
+
+  private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite) throws IOException {
+    return commit(changes, kind, overwrite, List.of());
+  }
+
+  private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite,
+                          List<ManifestEntry> mustBeLive) throws IOException {
+    SnapshotManager sm = table.snapshots();
+    ManifestFiles mf = table.manifests();
+    List<PaimonType> partTypes = table.schema().partitionTypes();
+    int maxRetries = table.options().commitMaxRetries();
+    for (int attempt = 0; ; attempt++) {
+      Optional<Snapshot> latest = sm.latest();
+      List<ManifestEntry> delta = new ArrayList<>(changes);
+      List<ManifestFileMeta> base = new ArrayList<>();
+      Collection<ManifestEntry> live = null;
+      if (latest.isPresent()) base.addAll(LiveFiles.manifests(mf, latest.get()));
+      if (overwrite != null || !mustBeLive.isEmpty()) {
+        live = latest.isPresent() ? LiveFiles.read(mf, latest.get()) : List.of();
+      }
+      if (overwrite != null) {
+        for (ManifestEntry e : live) {
+          InternalRow part = BinaryRows.deserialize(e.partition, partTypes);
+          if (overwrite.test(part)) delta.add(e.withKind(FileKind.DELETE));
+        }
+      }
+      if (!mustBeLive.isEmpty()) checkStillLive(mustBeLive, live);
+
+      List<String> written = new ArrayList<>();
+      try {
+        if (base.size() >= MERGE_MIN_COUNT) base = mergeBase(mf, base, partTypes, written);
+        ManifestFileMeta deltaManifest = mf.writeManifest(delta, new PartitionStatsCollector(partTypes), table.schema().id());
+        written.add(deltaManifest.fileName);
+        String[] baseList = mf.writeManifestList(base);
+        written.add(baseList[0]);
+        String[] deltaList = mf.writeManifestList(List.of(deltaManifest));
+        written.add(deltaList[0]);
+
+        long deltaRecords = 0;
+        for (ManifestEntry e : delta) deltaRecords += e.kind == FileKind.ADD ? e.file.rowCount : -e.file.rowCount;
+        long previousTotal = latest.isPresent() && latest.get().totalRecordCount != null ? latest.get().totalRecordCount : 0;
+        long id = latest.map(s -> s.id + 1).orElse(1L);
+        Snapshot s = new Snapshot(id, table.schema().id(), baseList[0], Long.parseLong(baseList[1]),
+            deltaList[0], Long.parseLong(deltaList[1]), null,
+            latest.map(l -> l.indexManifest).orElse(null), commitUser, Long.MAX_VALUE, kind,
+            System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, 0L, null);
+        if (sm.tryCommit(s)) return s;
+      } catch (IOException | RuntimeException e) {
+        cleanup(mf, written);
+        throw e;
+      }
+      cleanup(mf, written);
+      if (attempt >= maxRetries) {
+        throw new CommitConflictException("Commit to " + table.fullName() + " lost " + (attempt + 1)
+            + " races for the next snapshot id; giving up (commit.max-retries=" + maxRetries + ")");
+      }
+      backoff(attempt);
+    }
+  }
+
+  private void checkStillLive(List<ManifestEntry> mustBeLive, Collection<ManifestEntry> live) {
+    java.util.Set<ManifestEntry.FileId> ids = new java.util.HashSet<>();
+    for (ManifestEntry e : live) ids.add(e.id());
+    for (ManifestEntry e : mustBeLive) {
+      if (!ids.contains(e.id())) {
+        throw new CommitConflictException("File deletion conflict on " + table.fullName() + ": " + e.id()
+            + " was removed by a concurrent commit; the operation must be retried on the new snapshot");
+      }
+    }
+  }
+
+  /** Rewrites the base manifests into one holding only live files. */
+  private static List<ManifestFileMeta> mergeBase(ManifestFiles mf, List<ManifestFileMeta> base,
+                                                  List<PaimonType> partTypes, List<String> written) throws IOException {
+    List<ManifestEntry> all = new ArrayList<>();
+    long schemaId = 0;
+    for (ManifestFileMeta m : base) {
+      all.addAll(mf.readManifest(m.fileName));
+      schemaId = Math.max(schemaId, m.schemaId);
+    }
+    List<ManifestEntry> live = new ArrayList<>(LiveFiles.merge(all));
+    if (live.isEmpty()) return new ArrayList<>();
+    ManifestFileMeta merged = mf.writeManifest(live, new PartitionStatsCollector(partTypes), schemaId);
+    written.add(merged.fileName);
+    List<ManifestFileMeta> out = new ArrayList<>();
+    out.add(merged);
+    return out;
+  }
+
+  private static void cleanup(ManifestFiles mf, List<String> written) {
+    for (String name : written) {
+      try {
+        Path p = mf.path(name);
+        p.getFileSystem(new org.apache.hadoop.conf.Configuration()).delete(p, false);
+      } catch (IOException ignore) {
+        // an unreferenced file; orphan cleanup removes it
+      }
+    }
+  }
+
+  private static void backoff(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L + Math.min(attempt, 10) * 20L));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommitConflictException("interrupted while retrying a commit");
+    }
+  }
+}

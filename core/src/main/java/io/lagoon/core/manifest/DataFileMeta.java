@@ -1,0 +1,72 @@
+package io.lagoon.core.manifest;
+
+import java.io.Serializable;
+import java.util.List;
+
+/** Metadata of one data file as a manifest entry's {@code _FILE} record holds it. */
+public final class DataFileMeta implements Serializable {
+  public final String fileName;
+  public final long fileSize;
+  public final long rowCount;
+  public final byte[] minKey;
+  public final byte[] maxKey;
+  public final SimpleStats keyStats;
+  public final SimpleStats valueStats;
+  public final long minSequenceNumber;
+  public final long maxSequenceNumber;
+  public final long schemaId;
+  public final int level;
+  public final List<String> extraFiles;
+  /** Local date-time of creation as epoch millis, as Paimon stores it. */
+  public final Long creationTimeMillis;
+  public final Long deleteRowCount;
+  public final byte[] embeddedIndex;
+  /** 0 = written by an append, 1 = written by compaction. */
+  public final Integer fileSource;
+  /** Columns the value stats cover; null means every column of the file's schema. */
+  public final List<String> valueStatsCols;
+  public final String externalPath;
+
+  public DataFileMeta(String fileName, long fileSize, long rowCount, byte[] minKey, byte[] maxKey,
+                      SimpleStats keyStats, SimpleStats valueStats, long minSequenceNumber,
+                      long maxSequenceNumber, long schemaId, int level, List<String> extraFiles,
+                      Long creationTimeMillis, Long deleteRowCount, byte[] embeddedIndex,
+                      Integer fileSource, List<String> valueStatsCols, String externalPath) {
+    this.fileName = fileName;
+    this.fileSize = fileSize;
+    this.rowCount = rowCount;
+    this.minKey = minKey;
+    this.maxKey = maxKey;
+    this.keyStats = keyStats;
+    this.valueStats = valueStats;
+    this.minSequenceNumber = minSequenceNumber;
+    this.maxSequenceNumber = maxSequenceNumber;
+    this.schemaId = schemaId;
+    this.level = level;
+    this.extraFiles = extraFiles == null ? List.of() : List.copyOf(extraFiles);
+    this.creationTimeMillis = creationTimeMillis;
+    this.deleteRowCount = deleteRowCount;
+    this.embeddedIndex = embeddedIndex;
+    this.fileSource = fileSource;
+    this.valueStatsCols = valueStatsCols;
+    this.externalPath = externalPath;
+  }
+
+  /** A new append-table file: empty keys, level 0, appended. */
+  public static DataFileMeta forAppend(String fileName, long fileSize, long rowCount, SimpleStats valueStats,
+                                       long minSeq, long maxSeq, long schemaId) {
+    return new DataFileMeta(fileName, fileSize, rowCount, SimpleStats.EMPTY_ROW, SimpleStats.EMPTY_ROW,
+        SimpleStats.EMPTY, valueStats, minSeq, maxSeq, schemaId, 0, List.of(),
+        localNowMillis(), 0L, null, 0, null, null);
+  }
+
+  public static long localNowMillis() {
+    java.time.LocalDateTime now = java.time.LocalDateTime.now();
+    return now.atZone(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+  }
+
+  @Override
+  public String toString() {
+    return fileName + "(rows=" + rowCount + ", level=" + level + ", schema=" + schemaId + ")";
+  }
+}

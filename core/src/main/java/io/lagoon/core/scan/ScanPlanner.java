@@ -1,0 +1,160 @@
+package io.lagoon.core.scan;
+
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.manifest.ManifestFileMeta;
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.PartitionPaths;
+import io.lagoon.core.types.DataField;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.sources.Filter;
+
+/**
+ * Plans a scan of one snapshot: replays its manifests, prunes manifests and partitions with the
+ * partition filters and files with their min/max/null-count stats, and groups the survivors into
+ * one split per (partition, bucket).
+ */
+public final class ScanPlanner {
+  private final FileStoreTable table;
+
+  public ScanPlanner(FileStoreTable table) {
+    this.table = table;
+  }
+
+  public ScanPlan plan(Snapshot snapshot, List<Filter> filters) throws IOException {
+    TableSchema schema = table.schema();
+    List<DataField> partFields = schema.partitionFields();
+    Set<String> partNames = new HashSet<>(schema.partitionKeys());
+    List<Filter> partFilters = new ArrayList<>();
+    List<Filter> valueFilters = new ArrayList<>();
+    for (Filter f : filters) {
+      if (!partNames.isEmpty() && partNames.containsAll(Arrays.asList(f.references()))) partFilters.add(f);
+      else valueFilters.add(f);
+    }
+
+    long[] manifestsSkipped = {0};
+    Collection<ManifestEntry> live = LiveFiles.read(table.manifests(), snapshot, m -> {
+      boolean keep = manifestMayMatch(m, partFields, partFilters);
+      if (!keep) manifestsSkipped[0]++;
+      return keep;
+    });
+
+    Map<String, List<DataFileMeta>> groups = new LinkedHashMap<>();
+    Map<String, ManifestEntry> firstOfGroup = new LinkedHashMap<>();
+    Map<String, Boolean> partitionMatch = new LinkedHashMap<>();
+    long scanned = 0;
+    long skipped = 0;
+    for (ManifestEntry e : live) {
+      String partKey = Arrays.toString(e.partition);
+      Boolean pm = partitionMatch.get(partKey);
+      if (pm == null) {
+        pm = partitionMayMatch(e.partition, partFields, partFilters);
+        partitionMatch.put(partKey, pm);
+      }
+      if (!pm || !fileMayMatch(e.file, valueFilters)) {
+        skipped++;
+        continue;
+      }
+      scanned++;
+      String key = partKey + "/" + e.bucket;
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e.file);
+      firstOfGroup.putIfAbsent(key, e);
+    }
+    List<DataSplit> splits = new ArrayList<>();
+    for (Map.Entry<String, List<DataFileMeta>> g : groups.entrySet()) {
+      ManifestEntry e = firstOfGroup.get(g.getKey());
+      splits.add(new DataSplit(e.partition, e.bucket, bucketPath(e.partition, e.bucket), g.getValue()));
+    }
+    return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0]);
+  }
+
+  /** Relative folder of a bucket, rebuilt from the partition row (never parsed from listings). */
+  public String bucketPath(byte[] partition, int bucket) {
+    TableSchema schema = table.schema();
+    List<DataField> partFields = schema.partitionFields();
+    String partPath = partFields.isEmpty() ? ""
+        : PartitionPaths.path(partFields, BinaryRows.deserialize(partition, StatsRows.types(partFields)),
+            table.options().partitionDefaultName());
+    return partPath + "bucket-" + bucket;
+  }
+
+  private static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {
+    if (partFilters.isEmpty()) return true;
+    StatsRows stats = new StatsRows(m.partitionStats, StatsRows.types(partFields), Long.MAX_VALUE);
+    return allMayMatch(partFilters, stats, partFields);
+  }
+
+  private static boolean partitionMayMatch(byte[] partition, List<DataField> partFields, List<Filter> partFilters) {
+    if (partFilters.isEmpty()) return true;
+    InternalRow row = BinaryRows.deserialize(partition, StatsRows.types(partFields));
+    return allMayMatch(partFilters, new ExactRow(row, partFields), partFields);
+  }
+
+  private boolean fileMayMatch(DataFileMeta f, List<Filter> valueFilters) throws IOException {
+    if (valueFilters.isEmpty()) return true;
+    TableSchema fileSchema = table.schema(f.schemaId);
+    // Stats are positional over the file's schema; map current names to those positions by field id.
+    List<DataField> current = table.schema().fields();
+    List<DataField> fileFields = fileSchema.fields();
+    List<DataField> fields = new ArrayList<>(fileFields);
+    StatsRows stats = new StatsRows(f.valueStats, StatsRows.types(fileFields), f.rowCount);
+    for (Filter filter : valueFilters) {
+      boolean may = StatsPredicate.mayMatch(filter, stats, name -> {
+        int ci = indexOf(current, name);
+        if (ci < 0) return -1;
+        int id = current.get(ci).id();
+        for (int i = 0; i < fileFields.size(); i++) {
+          if (fileFields.get(i).id() == id && fileFields.get(i).type().root() == current.get(ci).type().root()) return i;
+        }
+        return -1;
+      }, fields);
+      if (!may) return false;
+    }
+    return true;
+  }
+
+  private static boolean allMayMatch(List<Filter> filters, ColumnStats stats, List<DataField> fields) {
+    for (Filter f : filters) {
+      if (!StatsPredicate.mayMatch(f, stats, name -> indexOf(fields, name), fields)) return false;
+    }
+    return true;
+  }
+
+  private static int indexOf(List<DataField> fields, String name) {
+    for (int i = 0; i < fields.size(); i++) if (fields.get(i).name().equals(name)) return i;
+    return -1;
+  }
+
+  /** A single row seen as stats: min = max = the value; exact. */
+  private static final class ExactRow implements ColumnStats {
+    private final InternalRow row;
+    private final List<DataField> fields;
+
+    ExactRow(InternalRow row, List<DataField> fields) {
+      this.row = row;
+      this.fields = fields;
+    }
+
+    @Override
+    public Object min(int c) {
+      return row.isNullAt(c) ? null : row.get(c, io.lagoon.core.types.SparkTypes.toSpark(fields.get(c).type()));
+    }
+
+    @Override public Object max(int c) { return min(c); }
+    @Override public Long nullCount(int c) { return row.isNullAt(c) ? 1L : 0L; }
+    @Override public long rowCount() { return 1; }
+    @Override public boolean exact(int c) { return true; }
+  }
+}

@@ -1,0 +1,128 @@
+package io.lagoon.core.snapshot;
+
+import io.lagoon.core.fs.FileIO;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Finds and reads the snapshots of one table ({@code snapshot/snapshot-N}) and keeps the
+ * {@code EARLIEST}/{@code LATEST} hints. Hints are advisory: the folder listing is the truth.
+ */
+public final class SnapshotManager implements Serializable {
+  public static final String PREFIX = "snapshot-";
+  private final FileIO io;
+  private final Path tableDir;
+
+  public SnapshotManager(FileIO io, Path tableDir) {
+    this.io = io;
+    this.tableDir = tableDir;
+  }
+
+  public Path snapshotDir() {
+    return new Path(tableDir, "snapshot");
+  }
+
+  public Path snapshotPath(long id) {
+    return new Path(snapshotDir(), PREFIX + id);
+  }
+
+  public Optional<Long> latestId() throws IOException {
+    Long hint = readHint("LATEST");
+    if (hint != null && io.exists(snapshotPath(hint)) && !io.exists(snapshotPath(hint + 1))) {
+      return Optional.of(hint);
+    }
+    List<Long> ids = listIds();
+    return ids.isEmpty() ? Optional.empty() : Optional.of(ids.get(ids.size() - 1));
+  }
+
+  public Optional<Long> earliestId() throws IOException {
+    Long hint = readHint("EARLIEST");
+    if (hint != null && io.exists(snapshotPath(hint)) && !io.exists(snapshotPath(hint - 1))) {
+      return Optional.of(hint);
+    }
+    List<Long> ids = listIds();
+    return ids.isEmpty() ? Optional.empty() : Optional.of(ids.get(0));
+  }
+
+  public Optional<Snapshot> latest() throws IOException {
+    Optional<Long> id = latestId();
+    return id.isPresent() ? Optional.of(snapshot(id.get())) : Optional.empty();
+  }
+
+  public boolean exists(long id) throws IOException {
+    return io.exists(snapshotPath(id));
+  }
+
+  public Snapshot snapshot(long id) throws IOException {
+    Path p = snapshotPath(id);
+    String json;
+    try {
+      json = io.readUtf8(p);
+    } catch (java.io.FileNotFoundException e) {
+      throw new SnapshotNotFoundException("Snapshot " + id + " does not exist: " + p);
+    }
+    try {
+      return Snapshot.fromJson(json);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("Corrupt snapshot file " + p + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** All snapshot ids present, ascending. */
+  public List<Long> listIds() throws IOException {
+    List<Long> ids = new ArrayList<>();
+    for (FileStatus s : io.list(snapshotDir())) {
+      String n = s.getPath().getName();
+      if (n.startsWith(PREFIX)) {
+        try {
+          ids.add(Long.parseLong(n.substring(PREFIX.length())));
+        } catch (NumberFormatException ignore) {
+          // not a snapshot file
+        }
+      }
+    }
+    ids.sort(Long::compare);
+    return ids;
+  }
+
+  /** Atomically publishes a snapshot; false if that id was taken by another writer. */
+  public boolean tryCommit(Snapshot s) throws IOException {
+    io.mkdirs(snapshotDir());
+    boolean ok = io.tryPublish(snapshotPath(s.id), s.toJson());
+    if (ok) {
+      writeHint("LATEST", s.id);
+      if (s.id == 1 || readHint("EARLIEST") == null) writeHint("EARLIEST", earliestId().orElse(s.id));
+    }
+    return ok;
+  }
+
+  private Long readHint(String name) {
+    try {
+      Path p = new Path(snapshotDir(), name);
+      if (!io.exists(p)) return null;
+      return Long.parseLong(io.readUtf8(p).trim());
+    } catch (IOException | NumberFormatException e) {
+      return null; // a stale or torn hint is ignored; the listing decides
+    }
+  }
+
+  private void writeHint(String name, long id) {
+    try {
+      io.overwriteUtf8(new Path(snapshotDir(), name), Long.toString(id));
+    } catch (IOException e) {
+      // hints are advisory
+    }
+  }
+
+  /** Raised when a requested snapshot id is not on disk. */
+  public static final class SnapshotNotFoundException extends IOException {
+    public SnapshotNotFoundException(String msg) {
+      super(msg);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.lagoon.core.table;
+
+import io.lagoon.core.fs.FileIO;
+import io.lagoon.core.manifest.ManifestFiles;
+import io.lagoon.core.schema.SchemaManager;
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.snapshot.SnapshotManager;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A table on storage as of one schema: its folder, schema, options and the managers for its
+ * snapshots and manifests. Immutable; reload to see a newer schema.
+ */
+public final class FileStoreTable implements Serializable {
+  private final FileIO io;
+  private final Path dir;
+  private final String fullName;
+  private final TableSchema schema;
+  private final transient Map<Long, TableSchema> schemaCache = new ConcurrentHashMap<>();
+
+  public FileStoreTable(FileIO io, Path dir, String fullName, TableSchema schema) {
+    this.io = io;
+    this.dir = dir;
+    this.fullName = fullName;
+    this.schema = schema;
+  }
+
+  /** Loads the latest schema of the table at {@code dir}; fails if no schema file is there. */
+  public static FileStoreTable load(FileIO io, Path dir, String fullName) throws IOException {
+    TableSchema s = new SchemaManager(io, dir).latest()
+        .orElseThrow(() -> new IOException("Table " + fullName + " has no schema at " + dir));
+    return new FileStoreTable(io, dir, fullName, s);
+  }
+
+  public FileIO io() { return io; }
+  public Path dir() { return dir; }
+  public String fullName() { return fullName; }
+  public TableSchema schema() { return schema; }
+  public TableOptions options() { return new TableOptions(schema.options()); }
+  public boolean hasPrimaryKey() { return !schema.primaryKeys().isEmpty(); }
+
+  public SnapshotManager snapshots() { return new SnapshotManager(io, dir); }
+  public SchemaManager schemas() { return new SchemaManager(io, dir); }
+  public ManifestFiles manifests() { return new ManifestFiles(io, dir); }
+
+  /** The schema a data file was written with (files keep their schema id across evolution). */
+  public TableSchema schema(long id) throws IOException {
+    if (id == schema.id()) return schema;
+    Map<Long, TableSchema> cache = schemaCache == null ? new ConcurrentHashMap<>() : schemaCache;
+    TableSchema s = cache.get(id);
+    if (s == null) {
+      s = schemas().schema(id);
+      cache.put(id, s);
+    }
+    return s;
+  }
+
+  /** Bucket folder of a partition: {@code <table>/<k=v/...>bucket-N}. */
+  public Path bucketDir(String partitionPath, int bucket) {
+    return new Path(dir, partitionPath + "bucket-" + bucket);
+  }
+}

@@ -1,0 +1,86 @@
+package io.lagoon.core.table;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** Typed access to the table options Lagoon understands, with Paimon's names and defaults. */
+public final class TableOptions implements Serializable {
+  public static final String BUCKET = "bucket";
+  public static final String BUCKET_KEY = "bucket-key";
+  public static final String PRIMARY_KEY = "primary-key";
+  public static final String PARTITION = "partition";
+  public static final String FILE_FORMAT = "file.format";
+  public static final String FILE_COMPRESSION = "file.compression";
+  public static final String TARGET_FILE_SIZE = "target-file-size";
+  public static final String MANIFEST_COMPRESSION = "manifest.compression";
+  public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
+  public static final String COMMIT_MAX_RETRIES = "commit.max-retries";
+  public static final String STATS_MODE = "metadata.stats-mode";
+
+  public static final Set<String> FORMATS = Set.of("parquet", "orc");
+  public static final String DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__";
+
+  private final Map<String, String> options;
+
+  public TableOptions(Map<String, String> options) {
+    this.options = options;
+  }
+
+  public Map<String, String> asMap() {
+    return options;
+  }
+
+  public String get(String key, String dflt) {
+    String v = options.get(key);
+    return v == null ? dflt : v;
+  }
+
+  public int bucket() {
+    return parseInt(BUCKET, -1);
+  }
+
+  public String fileFormat() {
+    return get(FILE_FORMAT, "parquet").toLowerCase(Locale.ROOT);
+  }
+
+  public String fileCompression() {
+    return get(FILE_COMPRESSION, "zstd").toLowerCase(Locale.ROOT);
+  }
+
+  /** Rolling size for data files; Paimon's default is 128 MB for append tables. */
+  public long targetFileSize() {
+    return MemorySize.parse(get(TARGET_FILE_SIZE, "128 mb"), TARGET_FILE_SIZE);
+  }
+
+  public String partitionDefaultName() {
+    return get(PARTITION_DEFAULT_NAME, DEFAULT_PARTITION_NAME);
+  }
+
+  public int commitMaxRetries() {
+    return parseInt(COMMIT_MAX_RETRIES, 100);
+  }
+
+  private int parseInt(String key, int dflt) {
+    String v = options.get(key);
+    if (v == null) return dflt;
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Table option '" + key + "' must be an integer, got '" + v + "'");
+    }
+  }
+
+  /** Rejects options whose values Lagoon cannot honour, before anything is written. */
+  public static void validate(Map<String, String> options) {
+    TableOptions o = new TableOptions(options);
+    if (!FORMATS.contains(o.fileFormat())) {
+      throw new IllegalArgumentException("Unsupported file.format '" + options.get(FILE_FORMAT)
+          + "': Lagoon writes 'parquet' (default) or 'orc'");
+    }
+    o.targetFileSize();
+    o.bucket();
+    o.commitMaxRetries();
+  }
+}

@@ -1,0 +1,115 @@
+package io.lagoon.core.write;
+
+import io.lagoon.core.io.FormatWriter;
+import io.lagoon.core.io.FormatWriters;
+import io.lagoon.core.io.StatsCollector;
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.manifest.SimpleStats;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.PaimonType;
+import io.lagoon.core.types.SparkTypes;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Writes rows of one bucket into data files, starting a new file when the current one reaches
+ * the table's {@code target-file-size}. Each closed file becomes a {@link DataFileMeta}.
+ */
+public final class RollingFileWriter {
+  private static final int SIZE_CHECK_INTERVAL = 1000;
+
+  private final FileStoreTable table;
+  private final Path bucketDir;
+  private final StructType fileSchema;
+  private final List<PaimonType> types;
+  private final String uuid = UUID.randomUUID().toString();
+  private final long targetSize;
+  private final List<DataFileMeta> done = new ArrayList<>();
+  private int fileCounter;
+  private long sequence;
+
+  private FormatWriter current;
+  private Path currentPath;
+  private StatsCollector stats;
+  private long rows;
+  private long firstSequence;
+
+  public RollingFileWriter(FileStoreTable table, Path bucketDir) {
+    this.table = table;
+    this.bucketDir = bucketDir;
+    this.fileSchema = withFieldIds(table.schema().fields());
+    this.types = new ArrayList<>();
+    for (DataField f : table.schema().fields()) types.add(f.type());
+    this.targetSize = table.options().targetFileSize();
+  }
+
+  /** The Spark schema of a data file, carrying Paimon field ids as Parquet field ids. */
+  static StructType withFieldIds(List<DataField> fields) {
+    StructType base = SparkTypes.toSpark(fields);
+    StructField[] out = new StructField[fields.size()];
+    for (int i = 0; i < out.length; i++) {
+      StructField f = base.fields()[i];
+      Metadata md = new MetadataBuilder().withMetadata(f.metadata())
+          .putLong(SparkTypes.PARQUET_FIELD_ID_KEY, fields.get(i).id()).build();
+      out[i] = new StructField(f.name(), f.dataType(), f.nullable(), md);
+    }
+    return new StructType(out);
+  }
+
+  public void write(InternalRow row) throws IOException {
+    if (current == null) open();
+    current.write(row);
+    stats.update(row);
+    rows++;
+    sequence++;
+    if (rows % SIZE_CHECK_INTERVAL == 0 && current.estimatedSize() >= targetSize) closeCurrent();
+  }
+
+  private void open() throws IOException {
+    String format = table.options().fileFormat();
+    String name = "data-" + uuid + "-" + (fileCounter++) + "." + format;
+    currentPath = new Path(bucketDir, name);
+    current = FormatWriters.open(format, table.io().hadoopConf(), currentPath, fileSchema, table.options().fileCompression());
+    stats = new StatsCollector(types);
+    rows = 0;
+    firstSequence = sequence;
+  }
+
+  private void closeCurrent() throws IOException {
+    current.close();
+    long size = table.io().status(currentPath).getLen();
+    SimpleStats valueStats = stats.toSimpleStats();
+    done.add(DataFileMeta.forAppend(currentPath.getName(), size, rows, valueStats, firstSequence, sequence - 1,
+        table.schema().id()));
+    current = null;
+  }
+
+  /** Closes the open file and returns every file written. */
+  public List<DataFileMeta> finish() throws IOException {
+    if (current != null) closeCurrent();
+    return done;
+  }
+
+  /** Deletes everything written, for a failed task. */
+  public void abort() {
+    if (current != null) current.abort();
+    current = null;
+    for (DataFileMeta f : done) {
+      try {
+        table.io().delete(new Path(bucketDir, f.fileName), false);
+      } catch (IOException ignore) {
+        // orphan at worst
+      }
+    }
+    done.clear();
+  }
+}

@@ -1,0 +1,81 @@
+package io.lagoon.spark;
+
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.SparkTypes;
+import io.lagoon.spark.read.LagoonScanBuilder;
+import io.lagoon.spark.write.LagoonWriteBuilder;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/** A Lagoon table as Spark sees it: schema, partitioning, properties, and its scans and writes. */
+public class LagoonTable implements SupportsRead, SupportsWrite {
+  private final FileStoreTable table;
+
+  public LagoonTable(FileStoreTable table) {
+    this.table = table;
+  }
+
+  public FileStoreTable core() {
+    return table;
+  }
+
+  @Override
+  public String name() {
+    return table.fullName();
+  }
+
+  @Override
+  public StructType schema() {
+    return SparkTypes.toSpark(table.schema().fields());
+  }
+
+  @Override
+  public Transform[] partitioning() {
+    return table.schema().partitionKeys().stream().map(Expressions::identity).toArray(Transform[]::new);
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    Map<String, String> p = new LinkedHashMap<>(table.schema().options());
+    if (!table.schema().primaryKeys().isEmpty()) p.put("primary-key", String.join(",", table.schema().primaryKeys()));
+    if (table.schema().comment() != null) p.put("comment", table.schema().comment());
+    return p;
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
+        TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    requireAppendTable("read");
+    return new LagoonScanBuilder(table, schema());
+  }
+
+  @Override
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    requireAppendTable("write");
+    return new LagoonWriteBuilder(table, info);
+  }
+
+  private void requireAppendTable(String what) {
+    if (table.hasPrimaryKey()) {
+      throw new UnsupportedOperationException("Table " + table.fullName() + " is a primary-key table; this Lagoon "
+          + "version cannot " + what + " primary-key tables yet (they need merge-on-read)");
+    }
+  }
+}

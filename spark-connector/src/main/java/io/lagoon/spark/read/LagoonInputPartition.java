@@ -1,0 +1,33 @@
+package io.lagoon.spark.read;
+
+import java.io.Serializable;
+import java.util.List;
+import org.apache.spark.sql.connector.read.InputPartition;
+
+/** A unit of work for one task: byte ranges of data files, read one after another. */
+public final class LagoonInputPartition implements InputPartition {
+  /** A byte range of one data file. */
+  public static final class FileRange implements Serializable {
+    public final String path;
+    public final long start;
+    public final long length;
+    public final long fileSize;
+
+    public FileRange(String path, long start, long length, long fileSize) {
+      this.path = path;
+      this.start = start;
+      this.length = length;
+      this.fileSize = fileSize;
+    }
+  }
+
+  private final List<FileRange> files;
+
+  public LagoonInputPartition(List<FileRange> files) {
+    this.files = List.copyOf(files);
+  }
+
+  public List<FileRange> files() {
+    return files;
+  }
+}

@@ -1,0 +1,136 @@
+package io.lagoon.spark.read;
+
+import io.lagoon.core.read.DataFileReader;
+import io.lagoon.core.scan.DataSplit;
+import io.lagoon.core.scan.ScanPlan;
+import io.lagoon.core.scan.ScanPlanner;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.manifest.DataFileMeta;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A planned scan of the latest snapshot. Planning (manifest replay and pruning) happens once,
+ * lazily, and feeds the statistics Spark uses for join planning as well as the input partitions.
+ */
+public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
+  private final FileStoreTable table;
+  private final StructType tableSchema;
+  private final StructType required;
+  private final List<Filter> filters;
+  private final Integer limit;
+  private ScanPlan plan;
+
+  public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
+    this.table = table;
+    this.tableSchema = tableSchema;
+    this.required = required;
+    this.filters = filters;
+    this.limit = limit;
+  }
+
+  private synchronized ScanPlan plan() {
+    if (plan == null) {
+      try {
+        Optional<Snapshot> s = table.snapshots().latest();
+        plan = s.isPresent()
+            ? new ScanPlanner(table).plan(s.get(), filters)
+            : new ScanPlan(null, List.of(), 0, 0, 0);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot plan scan of " + table.fullName() + ": " + e.getMessage(), e);
+      }
+    }
+    return plan;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return required;
+  }
+
+  @Override
+  public String description() {
+    return "LagoonScan " + table.fullName() + " filters=" + filters + (limit == null ? "" : " limit=" + limit);
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    ScanPlan p = plan();
+    SQLConf conf = SQLConf.get();
+    long maxBytes = conf.filesMaxPartitionBytes();
+    long openCost = conf.filesOpenCostInBytes();
+    List<LagoonInputPartition.FileRange> ranges = new ArrayList<>();
+    long rowsPlanned = 0;
+    outer:
+    for (DataSplit split : p.splits) {
+      for (DataFileMeta f : split.files) {
+        String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
+        for (long start = 0; start < f.fileSize; start += maxBytes) {
+          ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize));
+        }
+        rowsPlanned += f.rowCount;
+        // Without filters every row counts toward the limit, so later files are not needed.
+        if (limit != null && filters.isEmpty() && rowsPlanned >= limit) break outer;
+      }
+    }
+    return FilePacking.pack(ranges, maxBytes, openCost);
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    SparkSession spark = SparkSession.active();
+    boolean batch = DataFileReader.supportsBatch(spark, required);
+    DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
+        table.io().hadoopConf(), batch);
+    return new LagoonReaderFactory(reader);
+  }
+
+  @Override
+  public Statistics estimateStatistics() {
+    ScanPlan p = plan();
+    long rows = p.rowCount();
+    double ratio = Math.max(1, required.defaultSize()) / (double) Math.max(1, tableSchema.defaultSize());
+    long size = (long) Math.max(1, p.sizeInBytes() * Math.min(1.0, ratio));
+    return new Statistics() {
+      @Override public OptionalLong sizeInBytes() { return OptionalLong.of(size); }
+      @Override public OptionalLong numRows() { return OptionalLong.of(rows); }
+    };
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return ScanMetrics.supported();
+  }
+
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    ScanPlan p = plan();
+    return new CustomTaskMetric[] {
+        ScanMetrics.value(ScanMetrics.FILES_SCANNED, p.filesScanned),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED, p.filesSkipped),
+        ScanMetrics.value(ScanMetrics.MANIFESTS_SKIPPED, p.manifestsSkipped)};
+  }
+}

@@ -1,0 +1,66 @@
+package io.lagoon.spark.read;
+
+import io.lagoon.core.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Collects what Spark pushes into a scan: filters (used to prune partitions and files and to
+ * skip Parquet row groups; Spark still evaluates them on the rows), the columns needed, a limit.
+ */
+public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns,
+    SupportsPushDownLimit {
+  private final FileStoreTable table;
+  private final StructType tableSchema;
+  private StructType required;
+  private Filter[] pushed = new Filter[0];
+  private Integer limit;
+
+  public LagoonScanBuilder(FileStoreTable table, StructType tableSchema) {
+    this.table = table;
+    this.tableSchema = tableSchema;
+    this.required = tableSchema;
+  }
+
+  @Override
+  public Filter[] pushFilters(Filter[] filters) {
+    List<Filter> usable = new ArrayList<>(Arrays.asList(filters));
+    this.pushed = usable.toArray(new Filter[0]);
+    // Stats and row groups only prove absence; every filter is re-checked on the rows.
+    return filters;
+  }
+
+  @Override
+  public Filter[] pushedFilters() {
+    return pushed;
+  }
+
+  @Override
+  public void pruneColumns(StructType requiredSchema) {
+    this.required = requiredSchema;
+  }
+
+  @Override
+  public boolean pushLimit(int n) {
+    this.limit = n;
+    return true;
+  }
+
+  @Override
+  public boolean isPartiallyPushed() {
+    return true; // Spark keeps its own LIMIT; we only stop planning files early
+  }
+
+  @Override
+  public Scan build() {
+    return new LagoonScan(table, tableSchema, required, Arrays.asList(pushed), limit);
+  }
+}

@@ -1,0 +1,43 @@
+package io.lagoon.spark.read;
+
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+
+/** The scan metrics Lagoon shows in the Spark UI. */
+public final class ScanMetrics {
+  public static final String FILES_SCANNED = "lagoonFilesScanned";
+  public static final String FILES_SKIPPED = "lagoonFilesSkipped";
+  public static final String MANIFESTS_SKIPPED = "lagoonManifestsSkipped";
+
+  private ScanMetrics() {}
+
+  /** Data files the scan reads after pruning. */
+  public static final class FilesScanned extends CustomSumMetric {
+    @Override public String name() { return FILES_SCANNED; }
+    @Override public String description() { return "data files scanned"; }
+  }
+
+  /** Data files pruned by partition filters and min/max stats. */
+  public static final class FilesSkipped extends CustomSumMetric {
+    @Override public String name() { return FILES_SKIPPED; }
+    @Override public String description() { return "data files skipped"; }
+  }
+
+  /** Manifests pruned by their partition stats. */
+  public static final class ManifestsSkipped extends CustomSumMetric {
+    @Override public String name() { return MANIFESTS_SKIPPED; }
+    @Override public String description() { return "manifests skipped"; }
+  }
+
+  public static CustomMetric[] supported() {
+    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped()};
+  }
+
+  public static CustomTaskMetric value(String name, long value) {
+    return new CustomTaskMetric() {
+      @Override public String name() { return name; }
+      @Override public long value() { return value; }
+    };
+  }
+}

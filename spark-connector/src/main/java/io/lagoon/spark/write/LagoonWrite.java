@@ -1,0 +1,55 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.table.FileStoreTable;
+import java.util.List;
+import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.SortDirection;
+import org.apache.spark.sql.connector.expressions.SortOrder;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
+import org.apache.spark.sql.connector.write.Write;
+
+/**
+ * A write into an append table. Rows are sorted by partition within each task, so a task keeps
+ * one file open at a time and writes each partition's rows into as few files as possible.
+ */
+public class LagoonWrite implements Write, RequiresDistributionAndOrdering {
+  private final FileStoreTable table;
+  private final LogicalWriteInfo info;
+  private final LagoonWriteBuilder.OverwriteMode mode;
+  private final org.apache.spark.sql.sources.Filter[] overwriteFilters;
+
+  LagoonWrite(FileStoreTable table, LogicalWriteInfo info, LagoonWriteBuilder.OverwriteMode mode,
+              org.apache.spark.sql.sources.Filter[] overwriteFilters) {
+    this.table = table;
+    this.info = info;
+    this.mode = mode;
+    this.overwriteFilters = overwriteFilters;
+  }
+
+  @Override
+  public String description() {
+    return "LagoonWrite " + table.fullName() + (mode == LagoonWriteBuilder.OverwriteMode.NONE ? "" : " overwrite=" + mode);
+  }
+
+  @Override
+  public Distribution requiredDistribution() {
+    return Distributions.unspecified();
+  }
+
+  @Override
+  public SortOrder[] requiredOrdering() {
+    List<String> keys = table.schema().partitionKeys();
+    SortOrder[] out = new SortOrder[keys.size()];
+    for (int i = 0; i < out.length; i++) out[i] = Expressions.sort(Expressions.column(keys.get(i)), SortDirection.ASCENDING);
+    return out;
+  }
+
+  @Override
+  public BatchWrite toBatch() {
+    return new LagoonBatchWrite(table, mode, overwriteFilters);
+  }
+}
