@@ -11,6 +11,7 @@ import java.util.Set;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.TruncatableTable;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -20,7 +21,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** A Lagoon table as Spark sees it: schema, partitioning, properties, and its scans and writes. */
-public class LagoonTable implements SupportsRead, SupportsWrite {
+public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTable {
   private final FileStoreTable table;
 
   public LagoonTable(FileStoreTable table) {
@@ -76,6 +77,18 @@ public class LagoonTable implements SupportsRead, SupportsWrite {
     if (table.hasPrimaryKey()) {
       throw new UnsupportedOperationException("Table " + table.fullName() + " is a primary-key table; this Lagoon "
           + "version cannot " + what + " primary-key tables yet (they need merge-on-read)");
+    }
+  }
+
+  /** TRUNCATE TABLE: one OVERWRITE snapshot that removes every live file. */
+  @Override
+  public boolean truncateTable() {
+    requireAppendTable("truncate");
+    try {
+      new io.lagoon.core.commit.FileStoreCommit(table).overwrite(java.util.List.of(), partition -> true);
+      return true;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot truncate " + table.fullName() + ": " + e.getMessage(), e);
     }
   }
 }

@@ -10,6 +10,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -88,7 +89,12 @@ public final class ParquetFormatWriter implements FormatWriter {
 
     @Override
     protected WriteSupport<InternalRow> getWriteSupport(Configuration conf) {
-      return new ParquetWriteSupport();
+      // Paimon stores dates and timestamps in the proleptic Gregorian calendar, never rebased;
+      // Spark's write support reads its rebase mode from the active SQL conf when constructed.
+      SQLConf sqlConf = new SQLConf();
+      sqlConf.setConfString("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED");
+      sqlConf.setConfString("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED");
+      return SQLConf.withExistingConf(sqlConf, ParquetWriteSupport::new);
     }
   }
 }

@@ -46,6 +46,9 @@ public final class DataFileReader implements Serializable {
                                      List<Filter> filters, Configuration conf, boolean batch) {
     Map<String, String> opts = new HashMap<>();
     opts.put(FileFormat.OPTION_RETURNING_BATCH(), Boolean.toString(batch));
+    // Paimon files hold proleptic Gregorian dates and timestamps: never rebase on read.
+    opts.put("datetimeRebaseMode", "CORRECTED");
+    opts.put("int96RebaseMode", "CORRECTED");
     scala.collection.immutable.Map<String, String> options = toScala(opts);
     scala.collection.Seq<Filter> pushed = JavaConverters.asScalaBuffer(filters).toSeq();
     StructType noPartitions = new StructType();
