@@ -37,9 +37,13 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
     return table.fullName();
   }
 
+  /**
+   * The schema as declared, CHAR(5) and VARCHAR(10) included: DESCRIBE prints it, and Spark turns
+   * CHAR/VARCHAR into STRING with length checks before it plans any query on the table.
+   */
   @Override
   public StructType schema() {
-    return SparkTypes.toSpark(table.schema().fields());
+    return SparkTypes.toSparkDeclared(table.schema().fields());
   }
 
   @Override
@@ -64,7 +68,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     requireAppendTable("read");
-    return new LagoonScanBuilder(table, schema());
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields()));
   }
 
   @Override
