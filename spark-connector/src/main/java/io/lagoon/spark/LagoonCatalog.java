@@ -2,17 +2,20 @@ package io.lagoon.spark;
 
 import io.lagoon.core.catalog.CatalogException;
 import io.lagoon.core.catalog.FileSystemCatalog;
+import io.lagoon.core.catalog.PropertyChanges;
+import io.lagoon.core.catalog.TableProperties;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.SparkTypes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -36,14 +39,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * The Spark catalog over a warehouse folder of Paimon-format tables:
  * {@code spark.sql.catalog.lake=io.lagoon.spark.LagoonCatalog},
- * {@code spark.sql.catalog.lake.warehouse=<path or URI>}.
+ * {@code spark.sql.catalog.lake.warehouse=<path or URI>}. It translates Spark's calls to the core
+ * {@link FileSystemCatalog} and core refusals to Spark's exceptions.
  */
 public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
-  /** Properties Spark passes that describe the table rather than configure it. */
-  private static final Set<String> RESERVED = Set.of(
-      TableCatalog.PROP_COMMENT, TableCatalog.PROP_PROVIDER, TableCatalog.PROP_OWNER,
-      TableCatalog.PROP_LOCATION, TableCatalog.PROP_EXTERNAL, TableCatalog.PROP_IS_MANAGED_LOCATION, "path");
-
   private String name;
   private FileSystemCatalog catalog;
 
@@ -59,8 +58,16 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
     for (Map.Entry<String, String> e : options.entrySet()) {
       if (e.getKey().startsWith("hadoop.")) conf.set(e.getKey().substring("hadoop.".length()), e.getValue());
     }
-    this.catalog = new FileSystemCatalog(new FileIO(conf), new Path(warehouse));
-    catalog.checkReachable();
+    try {
+      this.catalog = new FileSystemCatalog(new FileIO(conf), new Path(warehouse));
+      catalog.checkReachable();
+    } catch (CatalogException e) {
+      // Spark loads a catalog on first use, so the statement that fails here may not mention it.
+      throw new IllegalArgumentException("Catalog '" + catalogName + "': " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("Catalog '" + catalogName + "': warehouse '" + warehouse
+          + "' cannot be used: " + e.getMessage(), e);
+    }
   }
 
   @Override
@@ -76,14 +83,10 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
 
   @Override
   public String[][] listNamespaces() {
-    try {
-      List<String> dbs = catalog.listDatabases();
-      String[][] out = new String[dbs.size()][];
-      for (int i = 0; i < out.length; i++) out[i] = new String[] {dbs.get(i)};
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    List<String> dbs = io(() -> catalog.listDatabases());
+    String[][] out = new String[dbs.size()][];
+    for (int i = 0; i < out.length; i++) out[i] = new String[] {dbs.get(i)};
+    return out;
   }
 
   @Override
@@ -95,37 +98,39 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
 
   @Override
   public boolean namespaceExists(String[] namespace) {
-    try {
-      return namespace.length == 1 && catalog.databaseExists(namespace[0]);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return namespace.length == 1 && io(() -> catalog.databaseExists(namespace[0]));
   }
 
   @Override
   public Map<String, String> loadNamespaceMetadata(String[] namespace) throws NoSuchNamespaceException {
     if (!namespaceExists(namespace)) throw new NoSuchNamespaceException(namespace);
     Map<String, String> md = new LinkedHashMap<>();
-    md.put("location", catalog.databaseDir(namespace[0]).toString());
+    md.put(SupportsNamespaces.PROP_LOCATION, catalog.databaseDir(namespace[0]).toString());
     return md;
   }
 
   @Override
   public void createNamespace(String[] namespace, Map<String, String> metadata) throws NamespaceAlreadyExistsException {
     String db = database(namespace);
+    if (metadata.containsKey(SupportsNamespaces.PROP_LOCATION)) {
+      throw new IllegalArgumentException("Namespace " + db + " cannot have a LOCATION ('"
+          + metadata.get(SupportsNamespaces.PROP_LOCATION) + "'): namespaces are folders <name>.db in the warehouse "
+          + catalog.warehouse());
+    }
     try {
       catalog.createDatabase(db);
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.DATABASE_EXISTS) throw new NamespaceAlreadyExistsException(namespace);
       throw new IllegalArgumentException(e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Cannot create namespace " + db + ": " + e.getMessage(), e);
     }
   }
 
   @Override
   public void alterNamespace(String[] namespace, NamespaceChange... changes) {
-    throw new UnsupportedOperationException("Lagoon namespaces have no properties to alter");
+    throw new UnsupportedOperationException("Namespace " + String.join(".", namespace)
+        + " has no properties to alter: Lagoon namespaces are plain folders");
   }
 
   @Override
@@ -137,9 +142,9 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
       return true;
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.DATABASE_NOT_EMPTY) throw new NonEmptyNamespaceException(namespace);
-      throw e;
+      throw new IllegalArgumentException(e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Cannot drop namespace " + namespace[0] + ": " + e.getMessage(), e);
     }
   }
 
@@ -148,14 +153,10 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
   @Override
   public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
     if (!namespaceExists(namespace)) throw new NoSuchNamespaceException(namespace);
-    try {
-      List<String> tables = catalog.listTables(namespace[0]);
-      Identifier[] out = new Identifier[tables.size()];
-      for (int i = 0; i < out.length; i++) out[i] = Identifier.of(namespace, tables.get(i));
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    List<String> tables = io(() -> catalog.listTables(namespace[0]));
+    Identifier[] out = new Identifier[tables.size()];
+    for (int i = 0; i < out.length; i++) out[i] = Identifier.of(namespace, tables.get(i));
+    return out;
   }
 
   @Override
@@ -166,8 +167,14 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
     } catch (CatalogException e) {
       throw new NoSuchTableException(ident);
     } catch (IOException e) {
-      throw new UncheckedIOException(e.getMessage(), e);
+      throw new UncheckedIOException("Cannot load table " + coreId(ident) + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Existence from the folder listing alone, so a table whose metadata is damaged can still be dropped. */
+  @Override
+  public boolean tableExists(Identifier ident) {
+    return ident.namespace().length == 1 && io(() -> catalog.tableExists(coreId(ident)));
   }
 
   @Override
@@ -175,101 +182,108 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
       throws TableAlreadyExistsException, NoSuchNamespaceException {
     io.lagoon.core.catalog.Identifier id = coreId(ident);
     if (!namespaceExists(ident.namespace())) throw new NoSuchNamespaceException(ident.namespace());
-    List<String> partitionKeys = new ArrayList<>();
-    for (Transform t : partitions) {
-      if (!(t instanceof IdentityTransform)) {
-        throw new UnsupportedOperationException("Unsupported partition transform " + t.describe()
-            + ": Lagoon tables are partitioned by plain columns, e.g. PARTITIONED BY (dt)");
-      }
-      partitionKeys.add(((IdentityTransform) t).ref().fieldNames()[0]);
-    }
-    Map<String, String> options = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : properties.entrySet()) {
-      if (!RESERVED.contains(e.getKey())) options.put(e.getKey(), e.getValue());
-    }
-    if (properties.containsKey(TableCatalog.PROP_LOCATION)) {
-      throw new UnsupportedOperationException("Lagoon tables live in the catalog's warehouse; LOCATION is not supported");
-    }
-    List<String> primaryKeys = splitList(options.remove("primary-key"));
-    String partitionOption = options.remove("partition");
-    if (partitionKeys.isEmpty() && partitionOption != null) partitionKeys = splitList(partitionOption);
-    if (!primaryKeys.isEmpty()) {
-      throw new UnsupportedOperationException("Primary-key tables ('primary-key'='" + String.join(",", primaryKeys)
-          + "') are not supported by this Lagoon version yet; create an append table (no 'primary-key')");
-    }
-    AtomicInteger ids = new AtomicInteger(-1);
-    List<DataField> fields = SparkTypes.fromSpark(schema, ids);
     try {
-      FileStoreTable t = catalog.createTable(id, fields, ids.get(), partitionKeys, primaryKeys, options,
-          properties.get(TableCatalog.PROP_COMMENT));
+      TableProperties props = TableProperties.of(id, properties);
+      List<String> partitionKeys = partitionKeys(id, partitions, props.partitionKeys());
+      refuseUnsupportedLayout(id, props);
+      AtomicInteger ids = new AtomicInteger(-1);
+      List<DataField> fields = SparkTypes.fromSpark(schema, ids);
+      FileStoreTable t = catalog.createTable(id, fields, ids.get(), partitionKeys, props.primaryKeys(),
+          props.options(), props.comment());
       return new LagoonTable(t);
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.TABLE_EXISTS) throw new TableAlreadyExistsException(ident);
       throw new IllegalArgumentException(e.getMessage(), e);
+    } catch (SparkTypes.UnsupportedTypeException e) {
+      throw new IllegalArgumentException("Cannot create table " + id + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Cannot create table " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static List<String> partitionKeys(io.lagoon.core.catalog.Identifier id, Transform[] partitions,
+                                            List<String> fromOption) {
+    List<String> keys = new ArrayList<>();
+    for (Transform t : partitions) {
+      if (!(t instanceof IdentityTransform) || ((IdentityTransform) t).ref().fieldNames().length != 1) {
+        throw new IllegalArgumentException("Table " + id + " cannot be partitioned by " + t.describe()
+            + ": Lagoon tables are partitioned by plain top-level columns, e.g. PARTITIONED BY (dt)");
+      }
+      keys.add(((IdentityTransform) t).ref().fieldNames()[0]);
+    }
+    if (!keys.isEmpty() && !fromOption.isEmpty() && !keys.equals(fromOption)) {
+      throw new IllegalArgumentException("Table " + id + " has PARTITIONED BY " + keys + " and a different '"
+          + TableOptions.PARTITION + "' property " + fromOption);
+    }
+    return keys.isEmpty() ? fromOption : keys;
+  }
+
+  /** Layouts valid in Paimon that this version cannot write yet: refused before anything is created. */
+  private static void refuseUnsupportedLayout(io.lagoon.core.catalog.Identifier id, TableProperties props) {
+    if (!props.primaryKeys().isEmpty()) {
+      throw new UnsupportedOperationException("Cannot create table " + id + ": primary-key tables ('primary-key'='"
+          + String.join(",", props.primaryKeys()) + "') are not supported by this Lagoon version yet; "
+          + "create an append table (without 'primary-key')");
+    }
+    String bucket = props.options().get(TableOptions.BUCKET);
+    if (bucket != null && !bucket.trim().equals("-1")) {
+      throw new UnsupportedOperationException("Cannot create table " + id + ": fixed-bucket append tables ('bucket'='"
+          + bucket + "') are not supported by this Lagoon version yet; leave 'bucket' unset (or -1)");
     }
   }
 
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
-    LagoonTable current = (LagoonTable) loadTable(ident);
-    Map<String, String> options = new LinkedHashMap<>(current.core().schema().options());
-    String comment = current.core().schema().comment();
+    if (!tableExists(ident)) throw new NoSuchTableException(ident);
+    io.lagoon.core.catalog.Identifier id = coreId(ident);
     for (TableChange c : changes) {
-      if (c instanceof TableChange.SetProperty) {
-        TableChange.SetProperty s = (TableChange.SetProperty) c;
-        if (TableCatalog.PROP_COMMENT.equals(s.property())) comment = s.value();
-        else if (RESERVED.contains(s.property())) throw reservedProperty(s.property());
-        else if (isImmutable(s.property())) throw immutableProperty(s.property());
-        else options.put(s.property(), s.value());
-      } else if (c instanceof TableChange.RemoveProperty) {
-        TableChange.RemoveProperty r = (TableChange.RemoveProperty) c;
-        if (TableCatalog.PROP_COMMENT.equals(r.property())) comment = null;
-        else if (isImmutable(r.property())) throw immutableProperty(r.property());
-        else options.remove(r.property());
-      } else {
-        throw new UnsupportedOperationException("Unsupported ALTER TABLE change " + c.getClass().getSimpleName()
-            + " on " + ident + ": this Lagoon version alters table properties and comments only");
+      if (!(c instanceof TableChange.SetProperty) && !(c instanceof TableChange.RemoveProperty)) {
+        throw new UnsupportedOperationException("Table " + id + " cannot be altered with " + c.getClass().getSimpleName()
+            + ": this Lagoon version alters table properties and the comment only");
       }
     }
     try {
-      return new LagoonTable(catalog.alterTable(coreId(ident), options, comment));
+      return new LagoonTable(catalog.alterTable(id, edit -> apply(edit, changes)));
     } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.NO_SUCH_TABLE) throw new NoSuchTableException(ident);
       throw new IllegalArgumentException(e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Cannot alter table " + id + ": " + e.getMessage(), e);
     }
   }
 
-  private static boolean isImmutable(String key) {
-    return key.equals("primary-key") || key.equals("partition") || key.equals("bucket") || key.equals("bucket-key")
-        || key.equals("merge-engine");
-  }
-
-  private static IllegalArgumentException immutableProperty(String key) {
-    return new IllegalArgumentException("Table property '" + key + "' cannot be changed after the table is created");
-  }
-
-  private static IllegalArgumentException reservedProperty(String key) {
-    return new IllegalArgumentException("Table property '" + key + "' is reserved and cannot be set");
+  private static void apply(PropertyChanges edit, TableChange[] changes) {
+    for (TableChange c : changes) {
+      if (c instanceof TableChange.SetProperty) {
+        edit.set(((TableChange.SetProperty) c).property(), ((TableChange.SetProperty) c).value());
+      } else {
+        edit.remove(((TableChange.RemoveProperty) c).property());
+      }
+    }
   }
 
   @Override
   public boolean dropTable(Identifier ident) {
+    if (!tableExists(ident)) return false;
     try {
       catalog.dropTable(coreId(ident));
       return true;
     } catch (CatalogException e) {
       return false;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Cannot drop table " + coreId(ident) + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Dropping already deletes the table's folder, data files included. */
+  @Override
+  public boolean purgeTable(Identifier ident) {
+    return dropTable(ident);
   }
 
   @Override
   public void renameTable(Identifier oldIdent, Identifier newIdent) throws NoSuchTableException, TableAlreadyExistsException {
-    Identifier target = newIdent.namespace().length == 0 ? Identifier.of(oldIdent.namespace(), newIdent.name()) : newIdent;
+    Identifier target = renameTarget(oldIdent, newIdent);
     try {
       catalog.renameTable(coreId(oldIdent), coreId(target));
     } catch (CatalogException e) {
@@ -277,8 +291,19 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
       if (e.kind() == CatalogException.Kind.TABLE_EXISTS) throw new TableAlreadyExistsException(target);
       throw new IllegalArgumentException(e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("Cannot rename table " + coreId(oldIdent) + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Spark hands RENAME TO's name over as written: {@code t2} stays in the old namespace, and
+   * {@code lake.db.t2} carries this catalog's name, which is dropped.
+   */
+  private Identifier renameTarget(Identifier oldIdent, Identifier newIdent) {
+    String[] ns = newIdent.namespace();
+    if (ns.length == 0) return Identifier.of(oldIdent.namespace(), newIdent.name());
+    if (ns.length == 2 && ns[0].equals(name)) return Identifier.of(Arrays.copyOfRange(ns, 1, 2), newIdent.name());
+    return newIdent;
   }
 
   private static io.lagoon.core.catalog.Identifier coreId(Identifier ident) {
@@ -293,10 +318,16 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
     return namespace[0];
   }
 
-  private static List<String> splitList(String s) {
-    List<String> out = new ArrayList<>();
-    if (s == null) return out;
-    for (String p : s.split(",")) if (!p.trim().isEmpty()) out.add(p.trim());
-    return out;
+  private interface IoCall<T> {
+    T call() throws IOException;
+  }
+
+  private <T> T io(IoCall<T> call) {
+    try {
+      return call.call();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Catalog '" + name + "' (warehouse " + catalog.warehouse() + "): "
+          + e.getMessage(), e);
+    }
   }
 }

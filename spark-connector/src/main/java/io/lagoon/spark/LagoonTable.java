@@ -48,7 +48,9 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
 
   @Override
   public Transform[] partitioning() {
-    return table.schema().partitionKeys().stream().map(Expressions::identity).toArray(Transform[]::new);
+    // Spark parses the name as SQL: quoting keeps a name like `event-day` or `a.b` one column.
+    return table.schema().partitionKeys().stream()
+        .map(k -> Expressions.identity("`" + k.replace("`", "``") + "`")).toArray(Transform[]::new);
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
@@ -23,6 +24,7 @@ import org.apache.hadoop.fs.Path;
  */
 public final class FileSystemCatalog {
   public static final String DB_SUFFIX = ".db";
+  private static final int MAX_ALTER_ATTEMPTS = 10;
   private final FileIO io;
   private final Path warehouse;
 
@@ -44,10 +46,10 @@ public final class FileSystemCatalog {
     try {
       io.mkdirs(warehouse);
       if (!io.status(warehouse).isDirectory()) {
-        throw new IOException("not a directory");
+        throw new IOException("it is a file, not a folder");
       }
     } catch (IOException | RuntimeException e) {
-      throw new CatalogException(Kind.INVALID, "Warehouse " + warehouse + " cannot be reached: " + e.getMessage());
+      throw new CatalogException(Kind.INVALID, "Warehouse '" + warehouse + "' cannot be reached: " + e.getMessage());
     }
   }
 
@@ -139,39 +141,64 @@ public final class FileSystemCatalog {
   public void renameTable(Identifier from, Identifier to) throws IOException {
     if (!tableExists(from)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + from + " does not exist");
     validateName(to.table, "table");
-    requireDatabase(to.database);
+    if (!databaseExists(to.database)) {
+      throw new CatalogException(Kind.NO_SUCH_DATABASE, "Cannot rename table " + from + " to " + to + ": database "
+          + to.database + " does not exist");
+    }
     if (io.exists(tableDir(to))) throw new CatalogException(Kind.TABLE_EXISTS, "Table " + to + " already exists");
     if (!io.rename(tableDir(from), tableDir(to))) {
       throw new IOException("Could not rename " + tableDir(from) + " to " + tableDir(to));
     }
   }
 
-  /** Publishes a new schema version with changed options and/or comment. */
-  public FileStoreTable alterTable(Identifier id, Map<String, String> newOptions, String newComment) throws IOException {
-    FileStoreTable t = loadTable(id);
-    TableSchema cur = t.schema();
-    validateSchema(id, cur.fields(), cur.partitionKeys(), cur.primaryKeys(), newOptions);
-    TableSchema next = new TableSchema(cur.id() + 1, cur.fields(), cur.highestFieldId(), cur.partitionKeys(),
-        cur.primaryKeys(), newOptions, newComment, System.currentTimeMillis());
-    if (!t.schemas().tryCommit(next)) {
-      throw new CatalogException(Kind.INVALID, "Table " + id + " was altered concurrently; retry");
+  /**
+   * Publishes the next schema version with the options and comment that {@code change} makes of
+   * the latest ones. Nothing is written when the change is refused or changes nothing; a
+   * concurrent ALTER that takes the same version first makes this one re-read and re-apply.
+   */
+  public FileStoreTable alterTable(Identifier id, Consumer<PropertyChanges> change) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      FileStoreTable t = loadTable(id);
+      TableSchema cur = t.schema();
+      PropertyChanges c = new PropertyChanges(id, cur);
+      change.accept(c);
+      if (c.isNoOp()) return t;
+      validateSchema(id, cur.fields(), cur.partitionKeys(), cur.primaryKeys(), c.options());
+      TableSchema next = new TableSchema(cur.id() + 1, cur.fields(), cur.highestFieldId(), cur.partitionKeys(),
+          cur.primaryKeys(), c.options(), c.comment(), System.currentTimeMillis());
+      if (t.schemas().tryCommit(next)) return new FileStoreTable(io, t.dir(), t.fullName(), next);
+      if (attempt == MAX_ALTER_ATTEMPTS) {
+        throw new CatalogException(Kind.INVALID, "Table " + id + " is being altered concurrently; "
+            + "schema-" + next.id() + " was taken " + attempt + " times, retry later");
+      }
     }
-    return new FileStoreTable(io, t.dir(), t.fullName(), next);
   }
 
   private void requireDatabase(String db) throws IOException {
     if (!databaseExists(db)) throw new CatalogException(Kind.NO_SUCH_DATABASE, "Database " + db + " does not exist");
   }
 
+  /** Names become folder names, and '$' separates a table from its system tables (t$snapshots). */
   private static void validateName(String name, String what) {
-    if (name == null || name.isEmpty() || name.contains("/") || name.contains("\\") || name.startsWith(".")
-        || name.contains("$")) {
-      throw new CatalogException(Kind.INVALID, "Invalid " + what + " name '" + name + "'");
+    String why = null;
+    if (name == null || name.isEmpty()) why = "it is empty";
+    else if (name.contains("/") || name.contains("\\")) why = "it would be a nested folder";
+    else if (name.startsWith(".")) why = "names starting with '.' are hidden files";
+    else if (name.contains("$")) why = "'$' is reserved for system tables such as t$snapshots";
+    if (why != null) throw new CatalogException(Kind.INVALID, "Invalid " + what + " name '" + name + "': " + why);
+  }
+
+  private static void requireDistinct(Identifier id, List<String> keys, String what) {
+    Set<String> seen = new HashSet<>();
+    for (String k : keys) {
+      if (!seen.add(k)) throw new CatalogException(Kind.INVALID, "Table " + id + " names " + what + " column '" + k + "' twice");
     }
   }
 
   private static void validateSchema(Identifier id, List<DataField> fields, List<String> partitionKeys,
                                      List<String> primaryKeys, Map<String, String> options) {
+    requireDistinct(id, partitionKeys, "partition");
+    requireDistinct(id, primaryKeys, "primary key");
     Set<String> names = new HashSet<>();
     for (DataField f : fields) {
       if (!names.add(f.name())) throw new CatalogException(Kind.INVALID, "Table " + id + " has duplicate column " + f.name());
@@ -186,7 +213,8 @@ public final class FileSystemCatalog {
     }
     for (DataField f : fields) {
       if (partitionKeys.contains(f.name()) && (f.type().root().isNested() || f.type().root().isBinary())) {
-        throw new CatalogException(Kind.INVALID, "Column " + f.name() + " of type " + f.type() + " cannot be a partition key");
+        throw new CatalogException(Kind.INVALID, "Column " + f.name() + " of " + id + " has type " + f.type()
+            + ", which cannot be a partition key");
       }
     }
     for (String k : primaryKeys) {

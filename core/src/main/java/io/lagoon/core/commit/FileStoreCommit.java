@@ -20,7 +20,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -148,11 +147,10 @@ public final class FileStoreCommit {
     return out;
   }
 
-  private static void cleanup(ManifestFiles mf, List<String> written) {
+  private void cleanup(ManifestFiles mf, List<String> written) {
     for (String name : written) {
       try {
-        Path p = mf.path(name);
-        p.getFileSystem(new org.apache.hadoop.conf.Configuration()).delete(p, false);
+        table.io().delete(mf.path(name), false);
       } catch (IOException ignore) {
         // an unreferenced file; orphan cleanup removes it
       }

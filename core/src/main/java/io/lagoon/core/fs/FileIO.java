@@ -28,7 +28,11 @@ public final class FileIO implements Serializable {
   private final SerializableConfiguration conf;
 
   public FileIO(Configuration conf) {
-    this.conf = new SerializableConfiguration(conf);
+    Configuration c = new Configuration(conf);
+    // Local disk without Hadoop's .crc side files, as Paimon writes it.
+    c.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    c.setBoolean("fs.file.impl.disable.cache", true);
+    this.conf = new SerializableConfiguration(c);
   }
 
   public Configuration hadoopConf() {

@@ -5,7 +5,11 @@ import org.apache.avro.Schema;
 /**
  * The Avro schemas of Paimon's metadata files, in the field set Paimon 0.9 writes (every later
  * release reads it; fields are matched by name). Each row starts with an undocumented
- * {@code _VERSION} column.
+ * {@code _VERSION} column. A data file's record also carries the two nullable fields Paimon 1.0
+ * added, {@code _VALUE_STATS_COLS} and {@code _EXTERNAL_PATH}: null for every file Lagoon writes,
+ * but kept when a file Paimon 1.x wrote is rewritten (a DELETE entry, a merged manifest), because
+ * its stats are positional over {@code _VALUE_STATS_COLS} and its location may be external. Readers
+ * that do not know them (0.9) skip them.
  */
 final class AvroSchemas {
   private AvroSchemas() {}
@@ -50,7 +54,9 @@ final class AvroSchemas {
           + "{\"name\":\"_CREATION_TIME\",\"type\":[\"null\",{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}],\"default\":null},"
           + "{\"name\":\"_DELETE_ROW_COUNT\",\"type\":[\"null\",\"long\"],\"default\":null},"
           + "{\"name\":\"_EMBEDDED_FILE_INDEX\",\"type\":[\"null\",\"bytes\"],\"default\":null},"
-          + "{\"name\":\"_FILE_SOURCE\",\"type\":[\"null\",\"int\"],\"default\":null}]}}]}");
+          + "{\"name\":\"_FILE_SOURCE\",\"type\":[\"null\",\"int\"],\"default\":null},"
+          + "{\"name\":\"_VALUE_STATS_COLS\",\"type\":[\"null\",{\"type\":\"array\",\"items\":\"string\"}],\"default\":null},"
+          + "{\"name\":\"_EXTERNAL_PATH\",\"type\":[\"null\",\"string\"],\"default\":null}]}}]}");
 
   static Schema statsSchema(Schema parent, String field) {
     return parent.getField(field).schema();

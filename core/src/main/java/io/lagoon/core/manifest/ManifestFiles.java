@@ -142,9 +142,6 @@ public final class ManifestFiles {
   private static GenericRecord fromEntry(ManifestEntry e) {
     Schema fileSchema = AvroSchemas.MANIFEST.getField("_FILE").schema();
     DataFileMeta m = e.file;
-    if (m.valueStatsCols != null) {
-      throw new IllegalStateException("dense value stats are not written: older Paimon readers mis-map them");
-    }
     GenericRecord f = new GenericData.Record(fileSchema);
     f.put("_FILE_NAME", m.fileName);
     f.put("_FILE_SIZE", m.fileSize);
@@ -162,6 +159,10 @@ public final class ManifestFiles {
     f.put("_DELETE_ROW_COUNT", m.deleteRowCount);
     f.put("_EMBEDDED_FILE_INDEX", m.embeddedIndex == null ? null : ByteBuffer.wrap(m.embeddedIndex));
     f.put("_FILE_SOURCE", m.fileSource);
+    // Files Lagoon writes have full stats and no external path (both null); a file Paimon 1.x wrote
+    // keeps its dense-stats column list and location when its entry is rewritten.
+    f.put("_VALUE_STATS_COLS", m.valueStatsCols == null ? null : new ArrayList<>(m.valueStatsCols));
+    f.put("_EXTERNAL_PATH", m.externalPath);
     GenericRecord r = new GenericData.Record(AvroSchemas.MANIFEST);
     r.put("_VERSION", MANIFEST_VERSION);
     r.put("_KIND", e.kind.code());

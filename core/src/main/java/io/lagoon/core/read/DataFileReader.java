@@ -1,5 +1,6 @@
 package io.lagoon.core.read;
 
+import io.lagoon.core.fs.SerializableConfiguration;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +13,6 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.execution.datasources.FileFormat;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
-import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
@@ -21,25 +21,29 @@ import scala.collection.Iterator;
 import scala.collection.JavaConverters;
 
 /**
- * Reads data files with Spark's own Parquet and ORC readers: vectorized batches, row-group
- * filtering with the pushed filters, and column pruning. Built on the driver (it needs the
- * session), then shipped to executors where {@link #open} reads one file.
+ * Reads data files: Parquet with Spark's own Parquet reader (vectorized batches, row-group
+ * filtering with the pushed filters, column pruning), ORC with {@link OrcDataReader}, which reads
+ * Paimon's ORC layout (Spark's ORC reader cannot). Built on the driver (it needs the session), then
+ * shipped to executors where {@link #open} reads one file.
  */
 public final class DataFileReader implements Serializable {
   private final Function1<PartitionedFile, Iterator<InternalRow>> parquet;
-  private final Function1<PartitionedFile, Iterator<InternalRow>> orc;
+  private final OrcDataReader orc;
   private final boolean batch;
 
   private DataFileReader(Function1<PartitionedFile, Iterator<InternalRow>> parquet,
-                         Function1<PartitionedFile, Iterator<InternalRow>> orc, boolean batch) {
+                         OrcDataReader orc, boolean batch) {
     this.parquet = parquet;
     this.orc = orc;
     this.batch = batch;
   }
 
-  /** Whether Spark can read the required columns as columnar batches from every format. */
+  /**
+   * Whether the required columns can be read as columnar batches from every format (the ORC reader
+   * always returns batches when asked; Spark's Parquet reader decides for Parquet).
+   */
   public static boolean supportsBatch(SparkSession spark, StructType required) {
-    return new ParquetFileFormat().supportBatch(spark, required) && new OrcFileFormat().supportBatch(spark, required);
+    return new ParquetFileFormat().supportBatch(spark, required);
   }
 
   public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
@@ -54,8 +58,7 @@ public final class DataFileReader implements Serializable {
     StructType noPartitions = new StructType();
     Function1<PartitionedFile, Iterator<InternalRow>> pq = new ParquetFileFormat()
         .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf);
-    Function1<PartitionedFile, Iterator<InternalRow>> oc = new OrcFileFormat()
-        .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf);
+    OrcDataReader oc = new OrcDataReader(required, new SerializableConfiguration(conf), batch);
     return new DataFileReader(pq, oc, batch);
   }
 
@@ -78,7 +81,7 @@ public final class DataFileReader implements Serializable {
     PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(path), start, length,
         new String[0], 0L, fileSize, scala.collection.immutable.Map$.MODULE$.empty());
     String name = path.getName();
-    if (name.endsWith(".orc")) return orc.apply(file);
+    if (name.endsWith(".orc")) return orc.open(path, start, length);
     if (name.endsWith(".parquet")) return parquet.apply(file);
     throw new IllegalArgumentException("Unsupported data file format: " + path
         + " (Lagoon reads .parquet and .orc files)");

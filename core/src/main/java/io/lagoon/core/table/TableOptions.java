@@ -20,6 +20,10 @@ public final class TableOptions implements Serializable {
   public static final String STATS_MODE = "metadata.stats-mode";
 
   public static final Set<String> FORMATS = Set.of("parquet", "orc");
+  /** Codecs each format's writer knows (kept in step with the Parquet and ORC writers). */
+  private static final Map<String, Set<String>> COMPRESSIONS = Map.of(
+      "parquet", Set.of("zstd", "snappy", "gzip", "lz4", "none", "uncompressed"),
+      "orc", Set.of("zstd", "snappy", "zlib", "lz4", "none", "uncompressed"));
   public static final String DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__";
 
   private final Map<String, String> options;
@@ -79,8 +83,23 @@ public final class TableOptions implements Serializable {
       throw new IllegalArgumentException("Unsupported file.format '" + options.get(FILE_FORMAT)
           + "': Lagoon writes 'parquet' (default) or 'orc'");
     }
-    o.targetFileSize();
-    o.bucket();
-    o.commitMaxRetries();
+    String codec = o.fileCompression();
+    if (!COMPRESSIONS.get(o.fileFormat()).contains(codec)) {
+      throw new IllegalArgumentException("Unsupported file.compression '" + options.get(FILE_COMPRESSION) + "' for "
+          + o.fileFormat() + " files; use one of " + new java.util.TreeSet<>(COMPRESSIONS.get(o.fileFormat())));
+    }
+    if (o.targetFileSize() <= 0) {
+      throw new IllegalArgumentException("Table option '" + TARGET_FILE_SIZE + "' must be positive, got '"
+          + options.get(TARGET_FILE_SIZE) + "'");
+    }
+    int bucket = o.bucket();
+    // -1: dynamic or unaware, -2: postponed (Paimon 1.1+), n > 0: fixed.
+    if (bucket == 0 || bucket < -2) {
+      throw new IllegalArgumentException("Table option 'bucket' must be -1 or a positive number of buckets, got '"
+          + options.get(BUCKET) + "'");
+    }
+    if (o.commitMaxRetries() < 0) {
+      throw new IllegalArgumentException("Table option '" + COMMIT_MAX_RETRIES + "' must not be negative");
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.lagoon.core.types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
@@ -18,7 +19,6 @@ import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
-import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -30,7 +30,7 @@ import org.apache.spark.sql.types.VarcharType;
 /**
  * Maps Paimon types to Spark's and back. Spark TIMESTAMP is Paimon TIMESTAMP(6) WITH LOCAL TIME
  * ZONE, TIMESTAMP_NTZ is TIMESTAMP(6); CHAR/VARCHAR lengths travel in Spark's char/varchar field
- * metadata so Spark keeps enforcing them.
+ * metadata ({@link #CHAR_VARCHAR_KEY}) so Spark keeps enforcing them.
  */
 public final class SparkTypes {
   /** The metadata key Spark uses for the original CHAR/VARCHAR type of a string column. */
@@ -40,21 +40,37 @@ public final class SparkTypes {
 
   private SparkTypes() {}
 
+  /**
+   * The schema Spark plans with: CHAR/VARCHAR as STRING, their declared type kept in the field
+   * metadata that Spark reads to check lengths on write and pad CHAR on read.
+   */
   public static StructType toSpark(List<DataField> fields) {
+    return CharVarcharUtils.replaceCharVarcharWithStringInSchema(toSparkDeclared(fields));
+  }
+
+  /** The schema as declared, with CharType/VarcharType, for DESCRIBE and SHOW CREATE TABLE. */
+  public static StructType toSparkDeclared(List<DataField> fields) {
     List<StructField> out = new ArrayList<>();
-    for (DataField f : fields) out.add(toSparkField(f));
+    for (DataField f : fields) {
+      StructField sf = new StructField(f.name(), toSparkDeclared(f.type()), f.type().nullable(), Metadata.empty());
+      out.add(f.description() == null ? sf : sf.withComment(f.description()));
+    }
     return new StructType(out.toArray(new StructField[0]));
   }
 
   public static StructField toSparkField(DataField f) {
-    MetadataBuilder md = new MetadataBuilder();
-    PaimonType t = f.type();
-    if (t.root() == TypeRoot.CHAR) md.putString(CHAR_VARCHAR_KEY, "char(" + t.length() + ")");
-    if (t.root() == TypeRoot.VARCHAR && t.length() != PaimonType.MAX_LENGTH) {
-      md.putString(CHAR_VARCHAR_KEY, "varchar(" + t.length() + ")");
+    return toSpark(List.of(f)).fields()[0];
+  }
+
+  private static DataType toSparkDeclared(PaimonType t) {
+    switch (t.root()) {
+      case CHAR: return new CharType(t.length());
+      case VARCHAR: return t.length() == PaimonType.MAX_LENGTH ? DataTypes.StringType : new VarcharType(t.length());
+      case ARRAY: return DataTypes.createArrayType(toSparkDeclared(t.element()), t.element().nullable());
+      case MAP: return DataTypes.createMapType(toSparkDeclared(t.key()), toSparkDeclared(t.value()), t.value().nullable());
+      case ROW: return toSparkDeclared(t.fields());
+      default: return toSpark(t);
     }
-    StructField sf = new StructField(f.name(), toSpark(t), t.nullable(), md.build());
-    return f.description() == null ? sf : sf.withComment(f.description());
   }
 
   public static DataType toSpark(PaimonType t) {
@@ -94,10 +110,12 @@ public final class SparkTypes {
   }
 
   public static PaimonType fromSpark(DataType dt, boolean nullable, Metadata md, String column, AtomicInteger ids) {
+    // Spark hands CHAR/VARCHAR (also nested, e.g. ARRAY<CHAR(3)>) over as STRING and keeps the
+    // declared type in the field metadata.
+    scala.Option<DataType> declared = md == null ? scala.Option.empty() : CharVarcharUtils.getRawType(md);
+    if (declared.isDefined()) return fromSpark(declared.get(), nullable, null, column, ids);
     PaimonType t;
-    if (md != null && md.contains(CHAR_VARCHAR_KEY)) {
-      t = TypeJson.parseAtomic(md.getString(CHAR_VARCHAR_KEY));
-    } else if (dt instanceof BooleanType) t = PaimonType.of(TypeRoot.BOOLEAN);
+    if (dt instanceof BooleanType) t = PaimonType.of(TypeRoot.BOOLEAN);
     else if (dt instanceof ByteType) t = PaimonType.of(TypeRoot.TINYINT);
     else if (dt instanceof ShortType) t = PaimonType.of(TypeRoot.SMALLINT);
     else if (dt instanceof IntegerType) t = PaimonType.of(TypeRoot.INT);

@@ -50,6 +50,15 @@ class AlterTableDdlTest extends LagoonSparkTest {
   }
 
   @Test
+  void alterThatChangesNothingWritesNoSchema() {
+    sql("CREATE TABLE lake.alt.noop (id INT) TBLPROPERTIES ('a' = '1')");
+    java.util.List<String> before = WarehouseListing.of(warehouse);
+    sql("ALTER TABLE lake.alt.noop SET TBLPROPERTIES ('a' = '1')");
+    sql("ALTER TABLE lake.alt.noop UNSET TBLPROPERTIES ('never-set')");
+    assertEquals(before, WarehouseListing.of(warehouse));
+  }
+
+  @Test
   void commentCanBeChangedThroughProperties() throws IOException {
     sql("CREATE TABLE lake.alt.commented (id INT) COMMENT 'first'");
     sql("ALTER TABLE lake.alt.commented SET TBLPROPERTIES ('comment' = 'second')");

@@ -53,8 +53,20 @@ class CharVarcharTest extends LagoonSparkTest {
   void ctasFromCharColumnsKeepsLengths() throws IOException {
     sql("CREATE TABLE lake.cv.copy AS SELECT c, v FROM lake.cv.t");
     JsonNode fields = schemaFile(warehouse.resolve("cv.db/copy"), 0).get("fields");
-    // Spark turns CHAR/VARCHAR of a query into STRING unless told otherwise; either is accepted,
-    // but the result must be a valid Paimon type string.
-    assertTrue(fields.get(0).get("type").asText().matches("CHAR\\(5\\)|STRING"), fields.toString());
+    assertEquals("CHAR(5)", fields.get(0).get("type").asText());
+    assertEquals("VARCHAR(10)", fields.get(1).get("type").asText());
+  }
+
+  @Test
+  void nestedCharLengthsAreKeptAndEnforced() throws IOException {
+    sql("CREATE TABLE lake.cv.nested (a ARRAY<CHAR(2)>, s STRUCT<x: VARCHAR(3)>)");
+    JsonNode fields = schemaFile(warehouse.resolve("cv.db/nested"), 0).get("fields");
+    assertEquals("CHAR(2)", fields.get(0).get("type").get("element").asText());
+    assertEquals("VARCHAR(3)", fields.get(1).get("type").get("fields").get(0).get("type").asText());
+    assertEquals(list("a,array<char(2)>,null", "s,struct<x:varchar(3)>,null"), rows("DESCRIBE lake.cv.nested"));
+    sql("INSERT INTO lake.cv.nested VALUES (array('a'), named_struct('x', 'abc'))");
+    assertRefusedUnchanged(warehouse,
+        () -> sql("INSERT INTO lake.cv.nested VALUES (array('abc'), named_struct('x', 'a'))"), "2");
+    assertEquals(list("[a ]"), rows("SELECT concat('[', a[0], ']') FROM lake.cv.nested"));
   }
 }

@@ -30,6 +30,17 @@ class CorruptTableTest extends LagoonSparkTest {
   }
 
   @Test
+  void corruptLatestSnapshotIsNamedWhenWritingAndNothingIsLeftBehind() throws IOException {
+    sql("CREATE TABLE lake.dmg.write (id INT)");
+    sql("INSERT INTO lake.dmg.write VALUES (1)");
+    Files.writeString(warehouse.resolve("dmg.db/write/snapshot/snapshot-1"), "garbage");
+    assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.dmg.write VALUES (2)"), "snapshot-1", "corrupt");
+    assertRefusedUnchanged(warehouse, () -> sql("INSERT OVERWRITE lake.dmg.write VALUES (2)"), "snapshot-1");
+    // The schema alone still describes the table.
+    sql("DESCRIBE lake.dmg.write").collectAsList();
+  }
+
+  @Test
   void corruptTableCanStillBeDropped() throws IOException {
     sql("CREATE TABLE lake.dmg.dropme (id INT)");
     sql("INSERT INTO lake.dmg.dropme VALUES (1)");

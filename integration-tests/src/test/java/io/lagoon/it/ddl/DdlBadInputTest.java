@@ -49,7 +49,7 @@ class DdlBadInputTest extends LagoonSparkTest {
     assertRefusedUnchanged(warehouse, () -> sql("CREATE TABLE lake.bad.vd2 AS SELECT 1 AS id, null AS nothing"),
         "nothing", "void");
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.ci AS SELECT 1 AS id, make_interval(1, 2) AS span"), "span", "interval");
+        () -> sql("CREATE TABLE lake.bad.ci AS SELECT 1 AS id, make_interval(1, 2) AS span"), "interval");
     assertRefusedUnchanged(warehouse,
         () -> sql("CREATE TABLE lake.bad.nested (id INT, s STRUCT<inner: INTERVAL DAY>)"), "interval");
     assertFalse(Files.exists(warehouse.resolve("bad.db/vd2")));
@@ -69,6 +69,13 @@ class DdlBadInputTest extends LagoonSparkTest {
     assertRefusedUnchanged(warehouse,
         () -> sql("INSERT INTO lake.bad.t SELECT CAST('2024-01-01' AS DATE), 'a'"), "id");
     assertEquals(list("1,a"), rows("SELECT * FROM lake.bad.t"));
+  }
+
+  @Test
+  void createTableAsSelectWhoseQueryFailsLeavesNoTable() {
+    assertRefusedUnchanged(warehouse, () -> sql("CREATE TABLE lake.bad.ctas_fail AS SELECT id, "
+        + "IF(id > 1, CAST(raise_error('boom in row') AS STRING), 'ok') AS s FROM range(3)"), "boom in row");
+    assertFalse(Files.exists(warehouse.resolve("bad.db/ctas_fail")));
   }
 
   @Test
@@ -103,6 +110,22 @@ class DdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
+  void fixedBucketAppendTablesAreRefusedInThisVersion() {
+    assertRefusedUnchanged(warehouse,
+        () -> sql("CREATE TABLE lake.bad.bucketed (id INT) TBLPROPERTIES ('bucket' = '4', 'bucket-key' = 'id')"),
+        "bad.bucketed", "bucket");
+    assertRefusedUnchanged(warehouse,
+        () -> sql("CREATE TABLE lake.bad.bucket0 (id INT) TBLPROPERTIES ('bucket' = '0')"), "bucket", "0");
+  }
+
+  @Test
+  void unknownCompressionIsRefused() {
+    assertRefusedUnchanged(warehouse,
+        () -> sql("CREATE TABLE lake.bad.codec (id INT) TBLPROPERTIES ('file.compression' = 'zlib')"),
+        "bad.codec", "file.compression", "zlib");
+  }
+
+  @Test
   void partitionColumnThatIsNotAColumn() {
     assertRefusedUnchanged(warehouse,
         () -> sql("CREATE TABLE lake.bad.part (id INT) PARTITIONED BY (nope)"), "nope");
@@ -122,12 +145,13 @@ class DdlBadInputTest extends LagoonSparkTest {
   @Test
   void tableLocationIsRefused() {
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.loc (id INT) LOCATION '/tmp/elsewhere'"), "bad.loc", "location");
+        () -> sql("CREATE TABLE lake.bad.loc (id INT) LOCATION '" + warehouse.resolveSibling("elsewhere").toUri() + "'"),
+        "bad.loc", "location");
   }
 
   @Test
   void invalidTableNames() {
     assertRefusedUnchanged(warehouse, () -> sql("CREATE TABLE lake.bad.`a/b` (id INT)"), "a/b");
-    assertRefusedUnchanged(warehouse, () -> sql("CREATE TABLE lake.bad.`t$x` (id INT)"), "t$x");
+    assertRefusedUnchanged(warehouse, () -> sql("CREATE TABLE lake.bad.`t$x` (id INT)"), "t$x", "system tables");
   }
 }

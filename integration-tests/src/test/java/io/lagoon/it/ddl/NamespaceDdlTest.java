@@ -77,6 +77,7 @@ class NamespaceDdlTest extends LagoonSparkTest {
   @Test
   void namespaceLocationIsRefused() {
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE NAMESPACE lake.ns_loc LOCATION '/tmp/elsewhere'"), "ns_loc", "location");
+        () -> sql("CREATE NAMESPACE lake.ns_loc LOCATION '" + warehouse.resolveSibling("elsewhere").toUri() + "'"),
+        "ns_loc", "location");
   }
 }

@@ -44,12 +44,17 @@ public class LagoonWrite implements Write, RequiresDistributionAndOrdering {
   public SortOrder[] requiredOrdering() {
     List<String> keys = table.schema().partitionKeys();
     SortOrder[] out = new SortOrder[keys.size()];
-    for (int i = 0; i < out.length; i++) out[i] = Expressions.sort(Expressions.column(keys.get(i)), SortDirection.ASCENDING);
+    for (int i = 0; i < out.length; i++) out[i] = Expressions.sort(Expressions.column(quoted(keys.get(i))), SortDirection.ASCENDING);
     return out;
   }
 
   @Override
   public BatchWrite toBatch() {
     return new LagoonBatchWrite(table, mode, overwriteFilters);
+  }
+
+  /** Column names are parsed as SQL identifiers: quote them so names like {@code event-day} work. */
+  private static String quoted(String name) {
+    return "`" + name.replace("`", "``") + "`";
   }
 }
