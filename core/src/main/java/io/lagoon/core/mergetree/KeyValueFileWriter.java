@@ -1,0 +1,111 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.io.FormatWriter;
+import io.lagoon.core.io.FormatWriters;
+import io.lagoon.core.io.StatsCollector;
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.IOException;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * Writes one sorted run of key-value records (ascending, unique keys) into one data file of a
+ * primary-key table, collecting what its manifest entry needs: first and last key, key and value
+ * stats, sequence range and the number of retract records.
+ */
+public final class KeyValueFileWriter {
+  private final FileStoreTable table;
+  private final KeyValueLayout layout;
+  private final Path path;
+  private final int level;
+  private final FormatWriter writer;
+  private final StatsCollector keyStats;
+  private final StatsCollector valueStats;
+  private final DataType[] keySparkTypes;
+  private final DataType[] valueSparkTypes;
+  private final Object[] physical;
+  private InternalRow firstKey;
+  private InternalRow lastKey;
+  private long minSeq = Long.MAX_VALUE;
+  private long maxSeq = Long.MIN_VALUE;
+  private long rows;
+  private long deletes;
+
+  public KeyValueFileWriter(FileStoreTable table, Path bucketDir, int level) throws IOException {
+    this.table = table;
+    this.layout = new KeyValueLayout(table.schema());
+    this.level = level;
+    String format = table.options().fileFormat();
+    this.path = new Path(bucketDir, "data-" + UUID.randomUUID() + "-0." + format);
+    this.writer = FormatWriters.open(format, table.io().hadoopConf(), path, layout.sparkSchema(),
+        table.options().fileCompression());
+    this.keyStats = new StatsCollector(layout.keyTypes());
+    this.valueStats = new StatsCollector(layout.valueTypes());
+    List<io.lagoon.core.types.PaimonType> kt = layout.keyTypes();
+    this.keySparkTypes = new DataType[kt.size()];
+    for (int i = 0; i < kt.size(); i++) keySparkTypes[i] = io.lagoon.core.types.SparkTypes.toSpark(kt.get(i));
+    List<io.lagoon.core.types.PaimonType> vt = layout.valueTypes();
+    this.valueSparkTypes = new DataType[vt.size()];
+    for (int i = 0; i < vt.size(); i++) valueSparkTypes[i] = io.lagoon.core.types.SparkTypes.toSpark(vt.get(i));
+    this.physical = new Object[layout.physicalFields().size()];
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public void write(KeyValue kv) throws IOException {
+    InternalRow key = kv.key();
+    InternalRow value = kv.value();
+    int k = layout.keyArity();
+    for (int i = 0; i < k; i++) physical[i] = key.isNullAt(i) ? null : key.get(i, keySparkTypes[i]);
+    physical[k] = kv.sequence();
+    physical[k + 1] = kv.rowKind();
+    for (int i = 0; i < valueSparkTypes.length; i++) {
+      physical[k + 2 + i] = value.isNullAt(i) ? null : value.get(i, valueSparkTypes[i]);
+    }
+    writer.write(new GenericInternalRow(physical));
+    keyStats.update(key);
+    valueStats.update(value);
+    if (firstKey == null) firstKey = key.copy();
+    lastKey = key; // copied in finish(): the caller keeps the last key unchanged until then
+    minSeq = Math.min(minSeq, kv.sequence());
+    maxSeq = Math.max(maxSeq, kv.sequence());
+    rows++;
+    if (kv.isRetract()) deletes++;
+  }
+
+  public long estimatedSize() {
+    return writer.estimatedSize();
+  }
+
+  public long rowCount() {
+    return rows;
+  }
+
+  /** Closes the file and describes it; an empty run yields no file. */
+  public DataFileMeta finish() throws IOException {
+    InternalRow last = lastKey == null ? null : lastKey.copy();
+    writer.close();
+    if (rows == 0) {
+      table.io().delete(path, false);
+      return null;
+    }
+    long size = table.io().status(path).getLen();
+    return new DataFileMeta(path.getName(), size, rows,
+        BinaryRows.serialize(firstKey, layout.keyTypes()), BinaryRows.serialize(last, layout.keyTypes()),
+        keyStats.toSimpleStats(), valueStats.toSimpleStats(), minSeq, maxSeq, table.schema().id(), level,
+        List.of(), DataFileMeta.localNowMillis(), deletes, null, level == 0 ? 0 : 1, null, null);
+  }
+
+  public void abort() {
+    writer.abort();
+  }
+}

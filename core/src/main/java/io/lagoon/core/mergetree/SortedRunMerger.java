@@ -1,0 +1,91 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.mergetree.engine.MergeFunction;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
+
+/**
+ * Merges sorted runs of key-value records (each ascending by key) into one record per key:
+ * a k-way merge over the runs' heads, gathering every record of the smallest key, ordering them
+ * (by sequence number, or the table's {@code sequence.field}), and reducing them with the
+ * table's merge function. Keys whose merge result is absent or a retraction are dropped.
+ */
+public final class SortedRunMerger implements Iterator<KeyValue> {
+  private final PriorityQueue<Head> heads;
+  private final KeyComparator keys;
+  private final Comparator<KeyValue> recordOrder;
+  private final MergeFunction merge;
+  private final List<KeyValue> group = new ArrayList<>();
+  private KeyValue next;
+
+  /** The current record of one run. */
+  private static final class Head {
+    final Iterator<KeyValue> run;
+    KeyValue current;
+
+    Head(Iterator<KeyValue> run) {
+      this.run = run;
+      this.current = run.next();
+    }
+
+    boolean advance() {
+      if (!run.hasNext()) return false;
+      current = run.next();
+      return true;
+    }
+  }
+
+  public SortedRunMerger(List<Iterator<KeyValue>> runs, KeyComparator keys, Comparator<KeyValue> recordOrder,
+                         MergeFunction merge) {
+    this.keys = keys;
+    this.recordOrder = recordOrder;
+    this.merge = merge;
+    this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> {
+      int c = keys.compare(a.current.key(), b.current.key());
+      return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
+    });
+    for (Iterator<KeyValue> r : runs) if (r.hasNext()) heads.add(new Head(r));
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (next == null && !heads.isEmpty()) next = mergeNextKey();
+    return next != null;
+  }
+
+  @Override
+  public KeyValue next() {
+    if (!hasNext()) throw new NoSuchElementException();
+    KeyValue out = next;
+    next = null;
+    return out;
+  }
+
+  private KeyValue mergeNextKey() {
+    group.clear();
+    Head first = heads.poll();
+    KeyValue firstKv = first.current;
+    group.add(copyOf(firstKv));
+    if (first.advance()) heads.add(first);
+    while (!heads.isEmpty() && keys.compare(heads.peek().current.key(), firstKv.key()) == 0) {
+      Head h = heads.poll();
+      group.add(copyOf(h.current));
+      if (h.advance()) heads.add(h);
+    }
+    if (group.size() > 1) group.sort(recordOrder);
+    merge.reset();
+    for (KeyValue kv : group) merge.add(kv);
+    KeyValue result = merge.result();
+    return result == null || result.isRetract() ? null : result;
+  }
+
+  /** Runs may reuse their row objects; a key group outlives the next advance, so it keeps copies. */
+  private static KeyValue copyOf(KeyValue kv) {
+    return new KeyValue(kv.key().copy(), kv.sequence(), kv.rowKind(), kv.value().copy());
+  }
+}
