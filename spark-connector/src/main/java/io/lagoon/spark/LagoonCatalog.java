@@ -75,6 +75,12 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
     return name;
   }
 
+  /** Unqualified names (after {@code USE lake}) resolve in database {@code default}, as in Paimon. */
+  @Override
+  public String[] defaultNamespace() {
+    return new String[] {"default"};
+  }
+
   public FileSystemCatalog core() {
     return catalog;
   }

@@ -125,6 +125,8 @@ public final class OrcFormatWriter implements FormatWriter {
     if (t instanceof StringType) {
       String charType = md != null && md.contains(SparkTypes.CHAR_VARCHAR_KEY)
           ? md.getString(SparkTypes.CHAR_VARCHAR_KEY).toLowerCase(Locale.ROOT) : "";
+      // Spark pads CHAR values to n before they reach the writer, so ORC's own padding of char(n)
+      // changes nothing and the stats taken from the rows bound the stored values.
       if (charType.startsWith("char(")) return TypeDescription.createChar().withMaxLength(length(charType));
       if (charType.startsWith("varchar(")) return TypeDescription.createVarchar().withMaxLength(length(charType));
       return TypeDescription.createString();

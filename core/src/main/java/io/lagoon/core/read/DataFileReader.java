@@ -15,7 +15,15 @@ import org.apache.spark.sql.execution.datasources.FileFormat;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
 import scala.Function1;
 import scala.collection.Iterator;
 import scala.collection.JavaConverters;
@@ -30,6 +38,10 @@ public final class DataFileReader implements Serializable {
   private final Function1<PartitionedFile, Iterator<InternalRow>> parquet;
   private final OrcDataReader orc;
   private final boolean batch;
+  /** Parquet reader for files that store a TIMESTAMP_NTZ column as INT96 (null: no such column). */
+  private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
+  private List<String> ntzColumns = List.of();
+  private SerializableConfiguration conf;
 
   private DataFileReader(Function1<PartitionedFile, Iterator<InternalRow>> parquet,
                          OrcDataReader orc, boolean batch) {
@@ -46,8 +58,13 @@ public final class DataFileReader implements Serializable {
     return new ParquetFileFormat().supportBatch(spark, required);
   }
 
+  /**
+   * Builds readers for the formats the scan will meet ({@code parquet}, {@code orc}); each one
+   * broadcasts the Hadoop configuration, so formats without files are skipped.
+   */
   public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
-                                     List<Filter> filters, Configuration conf, boolean batch) {
+                                     List<Filter> filters, Configuration conf, boolean batch,
+                                     java.util.Set<String> formats) {
     Map<String, String> opts = new HashMap<>();
     opts.put(FileFormat.OPTION_RETURNING_BATCH(), Boolean.toString(batch));
     // Paimon files hold proleptic Gregorian dates and timestamps: never rebase on read.
@@ -59,7 +76,51 @@ public final class DataFileReader implements Serializable {
     Function1<PartitionedFile, Iterator<InternalRow>> pq = new ParquetFileFormat()
         .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf);
     OrcDataReader oc = new OrcDataReader(required, new SerializableConfiguration(conf), batch);
-    return new DataFileReader(pq, oc, batch);
+    DataFileReader reader = new DataFileReader(pq, oc, batch);
+    // Paimon stores TIMESTAMP(7..9) as INT96, which Spark's Parquet reader refuses as TIMESTAMP_NTZ.
+    // Such files are read with those columns declared TIMESTAMP: an INT96 value is the wall clock as
+    // UTC, so its microseconds are the TIMESTAMP_NTZ value (the types differ only in name).
+    List<String> ntz = new java.util.ArrayList<>();
+    for (StructField f : required.fields()) if (f.dataType() instanceof TimestampNTZType) ntz.add(f.name());
+    if (!ntz.isEmpty()) {
+      List<Filter> others = new java.util.ArrayList<>();
+      for (Filter f : filters) {
+        if (java.util.Collections.disjoint(java.util.Arrays.asList(f.references()), ntz)) others.add(f);
+      }
+      reader.parquetInt96 = new ParquetFileFormat().buildReaderWithPartitionValues(spark, ntzAsTimestamp(dataSchema),
+          noPartitions, ntzAsTimestamp(required), JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
+      reader.ntzColumns = ntz;
+      reader.conf = new SerializableConfiguration(conf);
+    }
+    return reader;
+  }
+
+  private static StructType ntzAsTimestamp(StructType schema) {
+    StructField[] out = schema.fields().clone();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i].dataType() instanceof TimestampNTZType) {
+        out[i] = new StructField(out[i].name(), DataTypes.TimestampType, out[i].nullable(), out[i].metadata());
+      }
+    }
+    return new StructType(out);
+  }
+
+  /** Whether a Parquet file stores one of the required TIMESTAMP_NTZ columns as INT96 (its footer says). */
+  private boolean hasInt96Ntz(Path path) {
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf.get()))) {
+      MessageType schema = r.getFooter().getFileMetaData().getSchema();
+      for (String name : ntzColumns) {
+        if (schema.containsField(name)) {
+          Type t = schema.getType(name);
+          if (t.isPrimitive() && t.asPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT96) {
+            return true;
+          }
+        }
+      }
+      return false;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read the footer of " + path + ": " + e.getMessage(), e);
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -82,8 +143,17 @@ public final class DataFileReader implements Serializable {
         new String[0], 0L, fileSize, scala.collection.immutable.Map$.MODULE$.empty());
     String name = path.getName();
     if (name.endsWith(".orc")) return orc.open(path, start, length);
-    if (name.endsWith(".parquet")) return parquet.apply(file);
+    if (name.endsWith(".parquet")) {
+      return parquetInt96 != null && hasInt96Ntz(path) ? parquetInt96.apply(file) : parquet.apply(file);
+    }
     throw new IllegalArgumentException("Unsupported data file format: " + path
         + " (Lagoon reads .parquet and .orc files)");
+  }
+
+  /** The format of a data file, from its extension ({@code parquet} or {@code orc}), else null. */
+  public static String formatOf(String fileName) {
+    if (fileName.endsWith(".parquet")) return "parquet";
+    if (fileName.endsWith(".orc")) return "orc";
+    return null;
   }
 }

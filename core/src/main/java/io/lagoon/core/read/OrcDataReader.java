@@ -87,13 +87,16 @@ final class OrcDataReader implements Serializable {
   scala.collection.Iterator<InternalRow> open(Path path, long start, long length) {
     try {
       Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf.get()));
-      return new BatchIterator(reader, start, length);
+      @SuppressWarnings({"unchecked", "rawtypes"})
+      scala.collection.Iterator<InternalRow> it = (scala.collection.Iterator) new BatchIterator(reader, start, length);
+      return it;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open ORC file " + path + ": " + e.getMessage(), e);
     }
   }
 
-  private final class BatchIterator extends AbstractIterator<InternalRow> implements Closeable {
+  /** Elements are ColumnarBatches (batch mode) or UnsafeRows, as Spark's file readers return them. */
+  private final class BatchIterator extends AbstractIterator<Object> implements Closeable {
     private final RecordReader rows;
     private final VectorizedRowBatch orcBatch;
     private final Converter converter;
@@ -147,13 +150,11 @@ final class OrcDataReader implements Serializable {
     }
 
     @Override
-    public InternalRow next() {
+    public Object next() {
       if (!hasNext()) throw new java.util.NoSuchElementException();
       if (batch) {
         loaded = false; // the next hasNext() reads the next batch
-        @SuppressWarnings("unchecked")
-        InternalRow asRow = (InternalRow) (Object) sparkBatch;
-        return asRow;
+        return sparkBatch;
       }
       return projection.apply(sparkBatch.getRow(rowInBatch++));
     }

@@ -60,7 +60,7 @@ class AlternatingWritersTest extends LagoonSparkTest {
 
         RowDiff diff = new RowDiff();
         List<List<Object>> current = new ArrayList<>();
-        List<InteropData.Step> steps = InteropData.steps();
+        List<InteropData.Step> steps = InteropData.steps(format, false);
         List<String> writers = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
             InteropData.Step step = steps.get(i);

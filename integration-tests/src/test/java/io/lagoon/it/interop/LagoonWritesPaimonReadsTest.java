@@ -58,7 +58,7 @@ class LagoonWritesPaimonReadsTest extends LagoonSparkTest {
         List<List<Object>> current = new ArrayList<>();
         List<List<String>> expectedPerSnapshot = new ArrayList<>();
         RowDiff diff = new RowDiff();
-        for (InteropData.Step step : InteropData.steps()) {
+        for (InteropData.Step step : InteropData.steps(format, false)) {
             lagoon.apply(step);
             current = step.apply(current);
             List<String> expected = InteropData.render(current);

@@ -16,8 +16,9 @@ import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.collection.JavaConverters;
 
 /**
- * Runs filtered queries two ways and reads the scan metrics of Lagoon's scans. Spark (and the
- * Spark catalyst API) only, so the Paimon 0.9 test JVM can use it too.
+ * Runs filtered queries on Lagoon tables, reads the scan metrics of their scans and compares their
+ * rows with the same condition evaluated on a local copy of every row. Spark only (no Paimon
+ * class), so the Paimon 0.9 test JVM can use it too.
  */
 public final class SparkScanProbe {
 
@@ -43,18 +44,6 @@ public final class SparkScanProbe {
             skipped = Math.max(skipped, metric(scan, "lagoonFilesSkipped"));
         }
         return new Result(rows, scanned, skipped);
-    }
-
-    /**
-     * The same query evaluated above a full scan: a non-deterministic column in between stops
-     * Spark from pushing the condition into the source, so no file or row group is skipped. The
-     * result is what the pushed-down query must return.
-     */
-    public static List<String> unpruned(SparkSession spark, String table, String condition) {
-        List<String> columns = SparkRows.columnNames(spark.table(table));
-        String cols = String.join(", ", quote(columns));
-        return SparkRows.renderAll(spark.sql("SELECT " + cols + " FROM (SELECT *, rand() AS __no_pushdown FROM "
-                + table + ") WHERE " + condition));
     }
 
     /**
@@ -90,14 +79,6 @@ public final class SparkScanProbe {
                         + " (partition values or stats did not prune)");
             }
         }
-    }
-
-    private static List<String> quote(List<String> names) {
-        List<String> out = new ArrayList<>();
-        for (String n : names) {
-            out.add("`" + n + "`");
-        }
-        return out;
     }
 
     private static long metric(BatchScanExec scan, String name) {

@@ -75,10 +75,10 @@ class Paimon09InteropTest {
     }
 
     /** Both catalogs read the expected rows of {@code db.t} after each step; returns the final rows. */
-    private static List<List<Object>> runSteps(String db, List<InteropData.Writer> turns, List<String> names,
-                                               RowDiff diff) {
+    private static List<List<Object>> runSteps(String db, String format, List<InteropData.Writer> turns,
+                                               List<String> names, RowDiff diff) {
         List<List<Object>> current = new ArrayList<>();
-        List<InteropData.Step> steps = InteropData.stepsForPaimon09();
+        List<InteropData.Step> steps = InteropData.steps(format, true);
         for (int i = 0; i < steps.size(); i++) {
             InteropData.Step step = steps.get(i);
             String who = names.get(i % names.size());
@@ -102,12 +102,25 @@ class Paimon09InteropTest {
         return current;
     }
 
+    /**
+     * Paimon 0.9 cannot filter TINYINT or SMALLINT columns of Parquet files, its own included: it
+     * hands Parquet's row-group filter a Byte/Short literal for an INT32 column (ClassCastException
+     * in Parquet's IntComparator). Those filters are left out of its checks on Parquet tables;
+     * {@link #lagoonReadsWhatPaimon09Wrote} shows the failure on a table only Paimon 0.9 wrote.
+     */
+    private static boolean paimon09CannotFilter(String format, InteropData.SqlFilter f) {
+        return format.equals("parquet") && (f.condition().startsWith("ti ") || f.condition().startsWith("si "));
+    }
+
     /** Paimon 0.9 answers each filter with the rows an unpruned evaluation returns. */
-    private static void checkPaimonFilters(String table, RowDiff diff) {
+    private static void checkPaimonFilters(String table, String format, RowDiff diff) {
         Dataset<Row> full = session.sql("SELECT * FROM " + table);
         String view = "unpruned_" + Integer.toHexString(table.hashCode() & 0x7fffffff);
         session.spark().createDataFrame(full.collectAsList(), full.schema()).createOrReplaceTempView(view);
         for (InteropData.SqlFilter f : InteropData.sqlFilters()) {
+            if (paimon09CannotFilter(format, f)) {
+                continue;
+            }
             try {
                 diff.check("Paimon 0.9 WHERE " + f, session.rows("SELECT * FROM " + view + " WHERE " + f.condition()),
                         session.rows("SELECT * FROM " + table + " WHERE " + f.condition()));
@@ -124,14 +137,14 @@ class Paimon09InteropTest {
         sql("CREATE NAMESPACE lake." + db);
         sql(InteropData.createTableSql("lake." + db + ".t", Map.of("file.format", format)));
         RowDiff diff = new RowDiff();
-        List<List<Object>> rows = runSteps(db, List.of(InteropData.sqlWriter(Paimon09InteropTest::sql, "lake." + db + ".t")),
+        List<List<Object>> rows = runSteps(db, format, List.of(InteropData.sqlWriter(Paimon09InteropTest::sql, "lake." + db + ".t")),
                 List.of("Lagoon"), diff);
-        checkPaimonFilters("paimon." + db + ".t", diff);
+        checkPaimonFilters("paimon." + db + ".t", format, diff);
 
         // Paimon 0.9's system tables over Lagoon's snapshots and manifests.
         List<String> expectedSnapshots = new ArrayList<>();
         List<List<Object>> current = new ArrayList<>();
-        List<InteropData.Step> steps = InteropData.stepsForPaimon09();
+        List<InteropData.Step> steps = InteropData.steps(format, true);
         for (int i = 0; i < steps.size(); i++) {
             current = steps.get(i).apply(current);
             expectedSnapshots.add((i + 1) + "," + InteropData.stepCommitKinds().get(i) + "," + current.size());
@@ -159,12 +172,23 @@ class Paimon09InteropTest {
         sql("CREATE DATABASE paimon." + db);
         sql(InteropData.createTableSql("paimon." + db + ".t", Map.of("file.format", format)));
         RowDiff diff = new RowDiff();
-        runSteps(db, List.of(InteropData.sqlWriter(Paimon09InteropTest::sql, "paimon." + db + ".t")),
+        runSteps(db, format, List.of(InteropData.sqlWriter(Paimon09InteropTest::sql, "paimon." + db + ".t")),
                 List.of("Paimon 0.9"), diff);
         if (diff.problems().isEmpty()) {
             SparkScanProbe.checkFilters(session.spark(), "lake." + db + ".t", InteropData.sqlFilters(), diff);
+            checkPaimonFilters("paimon." + db + ".t", format, diff);
         }
         assertEquals(List.of(), diff.problems());
+        if (format.equals("parquet")) {
+            for (InteropData.SqlFilter f : InteropData.sqlFilters()) {
+                if (paimon09CannotFilter(format, f)) {
+                    Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class,
+                            () -> session.rows("SELECT * FROM paimon." + db + ".t WHERE " + f.condition()));
+                    org.junit.jupiter.api.Assertions.assertTrue(rootMessage(e).contains("ClassCastException"),
+                            "Paimon 0.9's own Parquet: " + rootMessage(e));
+                }
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -184,13 +208,13 @@ class Paimon09InteropTest {
         InteropData.Writer paimon = InteropData.sqlWriter(Paimon09InteropTest::sql, "paimon." + db + ".t");
         RowDiff diff = new RowDiff();
         if (creator.equals("lagoon")) {
-            runSteps(db, List.of(lagoon, paimon), List.of("Lagoon", "Paimon 0.9"), diff);
+            runSteps(db, format, List.of(lagoon, paimon), List.of("Lagoon", "Paimon 0.9"), diff);
         } else {
-            runSteps(db, List.of(paimon, lagoon), List.of("Paimon 0.9", "Lagoon"), diff);
+            runSteps(db, format, List.of(paimon, lagoon), List.of("Paimon 0.9", "Lagoon"), diff);
         }
         if (diff.problems().isEmpty()) {
             SparkScanProbe.checkFilters(session.spark(), "lake." + db + ".t", InteropData.sqlFilters(), diff);
-            checkPaimonFilters("paimon." + db + ".t", diff);
+            checkPaimonFilters("paimon." + db + ".t", format, diff);
         }
         assertEquals(List.of(), diff.problems());
         List<String> kinds = new ArrayList<>();

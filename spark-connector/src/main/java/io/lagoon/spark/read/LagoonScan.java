@@ -103,8 +103,15 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
     boolean batch = DataFileReader.supportsBatch(spark, required);
+    java.util.Set<String> formats = new java.util.HashSet<>();
+    for (DataSplit split : plan().splits) {
+      for (DataFileMeta f : split.files) {
+        String format = DataFileReader.formatOf(f.fileName);
+        if (format != null) formats.add(format);
+      }
+    }
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
-        table.io().hadoopConf(), batch);
+        table.io().hadoopConf(), batch, formats);
     return new LagoonReaderFactory(reader);
   }
 
