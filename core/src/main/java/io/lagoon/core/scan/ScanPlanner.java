@@ -105,9 +105,11 @@ public final class ScanPlanner {
   private boolean fileMayMatch(DataFileMeta f, List<Filter> valueFilters) throws IOException {
     if (valueFilters.isEmpty()) return true;
     TableSchema fileSchema = table.schema(f.schemaId);
-    // Stats are positional over the file's schema; map current names to those positions by field id.
+    // Stats are positional over the file's schema, or over _VALUE_STATS_COLS when the writer
+    // listed the columns it kept stats for (Paimon 1.x leaves nested columns out).
+    // Current names map to those positions by field id.
     List<DataField> current = table.schema().fields();
-    List<DataField> fileFields = fileSchema.fields();
+    List<DataField> fileFields = statsFields(fileSchema, f.valueStatsCols);
     List<DataField> fields = new ArrayList<>(fileFields);
     StatsRows stats = new StatsRows(f.valueStats, StatsRows.types(fileFields), f.rowCount);
     for (Filter filter : valueFilters) {
@@ -123,6 +125,18 @@ public final class ScanPlanner {
       if (!may) return false;
     }
     return true;
+  }
+
+  /** The columns a file's value stats cover, in stats order. */
+  static List<DataField> statsFields(TableSchema fileSchema, List<String> valueStatsCols) {
+    if (valueStatsCols == null) return fileSchema.fields();
+    List<DataField> out = new ArrayList<>();
+    for (String name : valueStatsCols) {
+      int i = fileSchema.fieldIndex(name);
+      if (i < 0) throw new IllegalStateException("Value stats name column '" + name + "', absent from schema " + fileSchema.id());
+      out.add(fileSchema.fields().get(i));
+    }
+    return out;
   }
 
   private static boolean allMayMatch(List<Filter> filters, ColumnStats stats, List<DataField> fields) {

@@ -120,7 +120,7 @@ public final class StatsPredicate {
     if (nulls != null && nulls >= s.rowCount()) return false; // only nulls: no comparison is true
     Object min = s.min(c);
     Object max = s.max(c);
-    if (min == null || max == null) return true;
+    if (min == null || max == null || isNaN(min) || isNaN(max)) return true; // NaN bounds prove nothing
     Object v = toInternal(literal, fields.get(c).type().root());
     if (v == null || v.getClass() != min.getClass()) return true;
     int cmin = cmp(min, v);
@@ -134,6 +134,10 @@ public final class StatsPredicate {
       case GE: return cmax >= 0;
       default: return true;
     }
+  }
+
+  private static boolean isNaN(Object v) {
+    return (v instanceof Double && ((Double) v).isNaN()) || (v instanceof Float && ((Float) v).isNaN());
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -162,9 +162,6 @@ class PaimonWritesLagoonReadsTest extends LagoonSparkTest {
      * {@code a = 2}.
      */
     @org.junit.jupiter.api.Test
-    @org.junit.jupiter.api.Disabled("Lagoon bug (scan, not yet fixed): ScanPlanner.fileMayMatch maps a file's value stats "
-            + "by position over its schema and ignores DataFileMeta.valueStatsCols, so it prunes files holding a = 2; "
-            + "enable once stats are mapped by _VALUE_STATS_COLS")
     void denseStatsAfterANestedColumn() {
         org.apache.paimon.types.RowType type = org.apache.paimon.types.RowType.of(
                 new org.apache.paimon.types.DataType[] {
@@ -205,9 +202,6 @@ class PaimonWritesLagoonReadsTest extends LagoonSparkTest {
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"parquet", "orc"})
-    @org.junit.jupiter.api.Disabled("Lagoon bug (scan, not yet fixed): StatsPredicate compares against a NaN min/max "
-            + "(Paimon's ORC stats report NaN as the min) and prunes the file holding f = -5; enable once a NaN bound "
-            + "counts as unknown")
     void nanInPaimonStats(String format) {
         org.apache.paimon.types.RowType type = org.apache.paimon.types.RowType.of(
                 new org.apache.paimon.types.DataType[] {org.apache.paimon.types.DataTypes.INT(),
