@@ -32,6 +32,8 @@ public final class ParquetFormatWriter implements FormatWriter {
     this.writer = new Builder(path, conf)
         .withCompressionCodec(codec(compression))
         .withWriteMode(ParquetFileWriter.Mode.CREATE)
+        .withRowGroupSize(conf.getLong("parquet.block.size", ParquetWriter.DEFAULT_BLOCK_SIZE))
+        .withPageSize(conf.getInt("parquet.page.size", ParquetWriter.DEFAULT_PAGE_SIZE))
         .withConf(conf)
         .build();
   }

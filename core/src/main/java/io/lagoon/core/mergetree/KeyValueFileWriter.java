@@ -44,7 +44,7 @@ public final class KeyValueFileWriter {
     this.level = level;
     String format = table.options().fileFormat();
     this.path = new Path(bucketDir, "data-" + UUID.randomUUID() + "-0." + format);
-    this.writer = FormatWriters.open(format, table.io().hadoopConf(), path, layout.sparkSchema(),
+    this.writer = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), path, layout.sparkSchema(),
         table.options().fileCompression());
     this.keyStats = new StatsCollector(layout.keyTypes());
     this.valueStats = new StatsCollector(layout.valueTypes());

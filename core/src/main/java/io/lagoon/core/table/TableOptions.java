@@ -76,6 +76,21 @@ public final class TableOptions implements Serializable {
     }
   }
 
+  /**
+   * A Hadoop configuration for data-file writers: the base plus the table's format-specific
+   * options ({@code parquet.*}, {@code orc.*}), which Paimon also hands to its format writers.
+   */
+  public org.apache.hadoop.conf.Configuration writerConf(org.apache.hadoop.conf.Configuration base) {
+    org.apache.hadoop.conf.Configuration conf = null;
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      if (e.getKey().startsWith("parquet.") || e.getKey().startsWith("orc.")) {
+        if (conf == null) conf = new org.apache.hadoop.conf.Configuration(base);
+        conf.set(e.getKey(), e.getValue());
+      }
+    }
+    return conf == null ? base : conf;
+  }
+
   /** Rejects options whose values Lagoon cannot honour, before anything is written. */
   public static void validate(Map<String, String> options) {
     TableOptions o = new TableOptions(options);

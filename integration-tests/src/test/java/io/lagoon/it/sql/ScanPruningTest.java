@@ -118,4 +118,17 @@ class ScanPruningTest extends LagoonSparkTest {
     assertTrue(rowCount.isDefined());
     assertEquals(100L, rowCount.get().longValue());
   }
+
+  @Test
+  void parquetRowGroupsAreSkippedInsideAFile() throws Exception {
+    sql("CREATE TABLE lake.pr.rg (id BIGINT, pad STRING) TBLPROPERTIES ('parquet.block.size'='65536')");
+    spark.range(0, 200_000, 1, 1).selectExpr("id", "repeat('x', 20) AS pad").writeTo("lake.pr.rg").append();
+    Dataset<Row> df = sql("SELECT id FROM lake.pr.rg WHERE id = 123456");
+    assertEquals(list("123456"), render(df.collectAsList()));
+    Map<String, Long> m = metrics(df.queryExecution().executedPlan());
+    assertEquals(1L, m.get("lagoonFilesScanned"));
+    // one file, many row groups: the reader returns only the row group holding the id
+    long rowsOutOfScan = m.get("numOutputRows");
+    assertTrue(rowsOutOfScan > 0 && rowsOutOfScan < 50_000, "rows read: " + rowsOutOfScan);
+  }
 }
