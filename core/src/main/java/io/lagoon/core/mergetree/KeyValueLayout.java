@@ -3,13 +3,9 @@ package io.lagoon.core.mergetree;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.PaimonType;
-import io.lagoon.core.types.SparkTypes;
 import io.lagoon.core.types.TypeRoot;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.types.Metadata;
-import org.apache.spark.sql.types.MetadataBuilder;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -68,15 +64,7 @@ public final class KeyValueLayout {
 
   /** The physical schema as Spark sees it, with Parquet field ids. */
   public StructType sparkSchema() {
-    List<DataField> fields = physicalFields();
-    StructType base = SparkTypes.toSpark(fields);
-    StructField[] out = new StructField[fields.size()];
-    for (int i = 0; i < out.length; i++) {
-      StructField f = base.fields()[i];
-      Metadata md = new MetadataBuilder().withMetadata(f.metadata())
-          .putLong(SparkTypes.PARQUET_FIELD_ID_KEY, fields.get(i).id()).build();
-      out[i] = new StructField(f.name(), f.dataType(), f.nullable(), md);
-    }
-    return new StructType(out);
+    return io.lagoon.core.write.RollingFileWriter.withFieldIds(physicalFields());
   }
+
 }

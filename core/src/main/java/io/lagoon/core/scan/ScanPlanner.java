@@ -99,7 +99,7 @@ public final class ScanPlanner {
   private static boolean partitionMayMatch(byte[] partition, List<DataField> partFields, List<Filter> partFilters) {
     if (partFilters.isEmpty()) return true;
     InternalRow row = BinaryRows.deserialize(partition, StatsRows.types(partFields));
-    return allMayMatch(partFilters, new ExactRow(row, partFields), partFields);
+    return allMayMatch(partFilters, new ExactRowStats(row, partFields), partFields);
   }
 
   private boolean fileMayMatch(DataFileMeta f, List<Filter> valueFilters) throws IOException {
@@ -149,26 +149,5 @@ public final class ScanPlanner {
   private static int indexOf(List<DataField> fields, String name) {
     for (int i = 0; i < fields.size(); i++) if (fields.get(i).name().equals(name)) return i;
     return -1;
-  }
-
-  /** A single row seen as stats: min = max = the value; exact. */
-  private static final class ExactRow implements ColumnStats {
-    private final InternalRow row;
-    private final List<DataField> fields;
-
-    ExactRow(InternalRow row, List<DataField> fields) {
-      this.row = row;
-      this.fields = fields;
-    }
-
-    @Override
-    public Object min(int c) {
-      return row.isNullAt(c) ? null : row.get(c, io.lagoon.core.types.SparkTypes.toSpark(fields.get(c).type()));
-    }
-
-    @Override public Object max(int c) { return min(c); }
-    @Override public Long nullCount(int c) { return row.isNullAt(c) ? 1L : 0L; }
-    @Override public long rowCount() { return 1; }
-    @Override public boolean exact(int c) { return true; }
   }
 }

@@ -53,7 +53,7 @@ public final class RollingFileWriter {
   }
 
   /** The Spark schema of a data file, carrying Paimon field ids as Parquet field ids. */
-  static StructType withFieldIds(List<DataField> fields) {
+  public static StructType withFieldIds(List<DataField> fields) {
     StructType base = SparkTypes.toSpark(fields);
     StructField[] out = new StructField[fields.size()];
     for (int i = 0; i < out.length; i++) {

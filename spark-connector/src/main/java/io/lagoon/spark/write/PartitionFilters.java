@@ -1,9 +1,9 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.scan.ColumnStats;
+import io.lagoon.core.scan.ExactRowStats;
 import io.lagoon.core.scan.StatsPredicate;
 import io.lagoon.core.types.DataField;
-import io.lagoon.core.types.SparkTypes;
 import java.io.Serializable;
 import java.util.List;
 import java.util.function.Predicate;
@@ -42,15 +42,7 @@ final class PartitionFilters {
 
   static Predicate<InternalRow> matcher(Filter[] filters, List<DataField> partitionFields) {
     return (Predicate<InternalRow> & Serializable) row -> {
-      ColumnStats exact = new ColumnStats() {
-        @Override public Object min(int c) {
-          return row.isNullAt(c) ? null : row.get(c, SparkTypes.toSpark(partitionFields.get(c).type()));
-        }
-        @Override public Object max(int c) { return min(c); }
-        @Override public Long nullCount(int c) { return row.isNullAt(c) ? 1L : 0L; }
-        @Override public long rowCount() { return 1; }
-        @Override public boolean exact(int c) { return true; }
-      };
+      ColumnStats exact = new ExactRowStats(row, partitionFields);
       for (Filter f : filters) {
         if (f instanceof AlwaysTrue) continue;
         if (!StatsPredicate.mayMatch(f, exact, name -> indexOf(partitionFields, name), partitionFields)) return false;
