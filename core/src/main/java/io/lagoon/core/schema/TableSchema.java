@@ -77,6 +77,15 @@ public final class TableSchema implements Serializable {
     return out;
   }
 
+  /** The columns hashed to pick a bucket: option {@code bucket-key} if set, else the trimmed key. */
+  public List<String> bucketKeys() {
+    String v = options.get("bucket-key");
+    if (v == null || v.trim().isEmpty()) return trimmedPrimaryKeys();
+    List<String> out = new ArrayList<>();
+    for (String k : v.split(",")) if (!k.trim().isEmpty()) out.add(k.trim());
+    return out;
+  }
+
   public TableSchema withOptions(long newId, Map<String, String> newOptions, long time) {
     return new TableSchema(newId, fields, highestFieldId, partitionKeys, primaryKeys, newOptions, comment, time);
   }

@@ -18,6 +18,14 @@ public final class TableOptions implements Serializable {
   public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
   public static final String COMMIT_MAX_RETRIES = "commit.max-retries";
   public static final String STATS_MODE = "metadata.stats-mode";
+  public static final String NUM_SORTED_RUN_COMPACTION_TRIGGER = "num-sorted-run.compaction-trigger";
+  public static final String NUM_LEVELS = "num-levels";
+  public static final String MAX_SIZE_AMPLIFICATION_PERCENT = "compaction.max-size-amplification-percent";
+  public static final String COMPACTION_SIZE_RATIO = "compaction.size-ratio";
+  public static final String WRITE_ONLY = "write-only";
+  public static final String ROWKIND_FIELD = "rowkind.field";
+  public static final String MERGE_ENGINE = "merge-engine";
+  public static final String DELETION_VECTORS_ENABLED = "deletion-vectors.enabled";
 
   public static final Set<String> FORMATS = Set.of("parquet", "orc");
   /** Codecs each format's writer knows (kept in step with the Parquet and ORC writers). */
@@ -60,6 +68,34 @@ public final class TableOptions implements Serializable {
 
   public String partitionDefaultName() {
     return get(PARTITION_DEFAULT_NAME, DEFAULT_PARTITION_NAME);
+  }
+
+  /** Sorted runs in a bucket that trigger a compaction on write (Paimon's default 5). */
+  public int numSortedRunCompactionTrigger() {
+    return parseInt(NUM_SORTED_RUN_COMPACTION_TRIGGER, 5);
+  }
+
+  /** LSM levels, 0 included; the top level is {@code numLevels() - 1}. Default: trigger + 1. */
+  public int numLevels() {
+    return parseInt(NUM_LEVELS, numSortedRunCompactionTrigger() + 1);
+  }
+
+  public int maxSizeAmplificationPercent() {
+    return parseInt(MAX_SIZE_AMPLIFICATION_PERCENT, 200);
+  }
+
+  public int compactionSizeRatio() {
+    return parseInt(COMPACTION_SIZE_RATIO, 1);
+  }
+
+  /** {@code write-only}: writers never compact; a separate compaction job does. */
+  public boolean writeOnly() {
+    return Boolean.parseBoolean(get(WRITE_ONLY, "false").trim());
+  }
+
+  /** The column holding each input row's kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}), or null. */
+  public String rowKindField() {
+    return options.get(ROWKIND_FIELD);
   }
 
   public int commitMaxRetries() {

@@ -39,6 +39,8 @@ final class AggregateMergeFunction implements MergeFunction {
   private InternalRow key;
   private long sequence;
   private boolean hasRow;
+  /** The value of the {@code -D} that removed the row, while no later record re-created it. */
+  private InternalRow removedBy;
 
   AggregateMergeFunction(List<DataField> fields, FieldAggregator[] aggregators, boolean ignoreDelete,
                          boolean removeRecordOnDelete) {
@@ -55,6 +57,7 @@ final class AggregateMergeFunction implements MergeFunction {
     clear();
     key = null;
     sequence = 0;
+    removedBy = null;
   }
 
   private void clear() {
@@ -79,6 +82,7 @@ final class AggregateMergeFunction implements MergeFunction {
     sequence = kv.sequence();
     if (kv.rowKind() == KeyValue.DELETE && removeRecordOnDelete) {
       clear();
+      removedBy = Values.copyValueRow(kv.value(), getters, fields);
       return;
     }
     InternalRow row = kv.value();
@@ -103,6 +107,7 @@ final class AggregateMergeFunction implements MergeFunction {
       }
     }
     hasRow = true;
+    removedBy = null;
   }
 
   @Override
@@ -115,5 +120,13 @@ final class AggregateMergeFunction implements MergeFunction {
       values[i] = aggregators[i] == null ? keyColumns[i] : aggregators[i].result();
     }
     return new KeyValue(key, sequence, KeyValue.INSERT, new GenericInternalRow(values));
+  }
+
+  @Override
+  public KeyValue storedResult() {
+    if (!hasRow && removedBy != null) {
+      return new KeyValue(key, sequence, KeyValue.DELETE, removedBy);
+    }
+    return result();
   }
 }

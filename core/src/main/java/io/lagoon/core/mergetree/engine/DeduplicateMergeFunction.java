@@ -46,4 +46,9 @@ final class DeduplicateMergeFunction implements MergeFunction {
   public KeyValue result() {
     return latest == null || latest.isRetract() ? null : latest;
   }
+
+  @Override
+  public KeyValue storedResult() {
+    return latest;
+  }
 }

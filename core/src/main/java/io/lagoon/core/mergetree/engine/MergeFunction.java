@@ -25,6 +25,18 @@ public interface MergeFunction {
    */
   KeyValue result();
 
+  /**
+   * The record to store for the current key when older records of the key may live in files not
+   * merged here (a write flush, or a compaction that keeps deletes). Unlike {@link #result()} it
+   * never hides a removal: a key deleted by a retraction comes back as a {@code -D} record carrying
+   * the key, so it still shadows older files, and a partial-update key that saw only retractions
+   * comes back as the {@code +I} row that retracts its sequence groups. Null only when every
+   * record was ignored or none was added.
+   */
+  default KeyValue storedResult() {
+    return result();
+  }
+
   /** Convenience: resets, adds every record in iteration order and returns the result. */
   default KeyValue merge(Iterable<KeyValue> records) {
     reset();

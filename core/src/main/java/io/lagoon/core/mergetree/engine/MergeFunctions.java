@@ -305,6 +305,8 @@ public final class MergeFunctions {
       }
     }
     int[] plainPos = plain.stream().mapToInt(Integer::intValue).toArray();
-    return new PartialUpdateMergeFunction(fields, plainPos, groups, ignoreDelete, removeOnDelete);
+    int[] keyPos = new int[primaryKeys.size()];
+    for (int i = 0; i < keyPos.length; i++) keyPos[i] = RecordOrder.indexOf(fields, primaryKeys.get(i));
+    return new PartialUpdateMergeFunction(fields, keyPos, plainPos, groups, ignoreDelete, removeOnDelete);
   }
 }

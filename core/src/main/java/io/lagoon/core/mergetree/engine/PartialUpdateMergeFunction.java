@@ -77,9 +77,16 @@ final class PartialUpdateMergeFunction implements MergeFunction {
   private InternalRow key;
   private long sequence;
   private boolean hasRow;
+  /** Primary-key column positions, filled from the record when only retractions were seen. */
+  private final int[] keyPositions;
+  /** The value of the last retraction applied, kept for {@link #storedResult()}. */
+  private InternalRow lastRetraction;
+  /** Whether the last retraction removed the whole row. */
+  private boolean removed;
 
-  PartialUpdateMergeFunction(List<DataField> fields, int[] plainPositions, SequenceGroup[] groups,
+  PartialUpdateMergeFunction(List<DataField> fields, int[] keyPositions, int[] plainPositions, SequenceGroup[] groups,
                              boolean ignoreDelete, boolean removeRecordOnDelete) {
+    this.keyPositions = keyPositions;
     this.fields = List.copyOf(fields);
     this.getters = Values.getters(fields);
     this.plainPositions = plainPositions;
@@ -94,6 +101,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     clearRow();
     key = null;
     sequence = 0;
+    lastRetraction = null;
+    removed = false;
   }
 
   private void clearRow() {
@@ -125,14 +134,17 @@ final class PartialUpdateMergeFunction implements MergeFunction {
         noteRecord(kv);
         if (kv.rowKind() == KeyValue.DELETE) {
           clearRow();
+          noteRetraction(kv, true);
         }
         return;
       }
       noteRecord(kv);
+      noteRetraction(kv, false);
       retractWithGroups(kv);
       return;
     }
     noteRecord(kv);
+    removed = false;
     InternalRow in = kv.value();
     for (int p : plainPositions) {
       Object v = getters[p].get(in);
@@ -178,6 +190,7 @@ final class PartialUpdateMergeFunction implements MergeFunction {
       for (SequenceGroup g : groups) {
         if (g.removeRecordOnDelete && !allSequenceNull(g, in) && compareSequence(g, in) >= 0) {
           clearRow();
+          removed = true;
           return;
         }
       }
@@ -219,6 +232,11 @@ final class PartialUpdateMergeFunction implements MergeFunction {
         }
       }
     }
+  }
+
+  private void noteRetraction(KeyValue kv, boolean removesRow) {
+    lastRetraction = Values.copyValueRow(kv.value(), getters, fields);
+    removed = removesRow;
   }
 
   private void noteRecord(KeyValue kv) {
@@ -269,5 +287,19 @@ final class PartialUpdateMergeFunction implements MergeFunction {
       return null;
     }
     return new KeyValue(key, sequence, KeyValue.INSERT, new GenericInternalRow(row.clone()));
+  }
+
+  @Override
+  public KeyValue storedResult() {
+    if (hasRow || lastRetraction == null) {
+      return result();
+    }
+    if (removed) {
+      return new KeyValue(key, sequence, KeyValue.DELETE, lastRetraction);
+    }
+    // Only retractions of sequence groups: store the row that retracts them, keyed.
+    Object[] out = row.clone();
+    for (int p : keyPositions) out[p] = Values.copy(fields.get(p).type(), getters[p].get(lastRetraction));
+    return new KeyValue(key, sequence, KeyValue.INSERT, new GenericInternalRow(out));
   }
 }
