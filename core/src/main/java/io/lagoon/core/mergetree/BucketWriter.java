@@ -1,0 +1,122 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.mergetree.engine.MergeFunction;
+import io.lagoon.core.mergetree.engine.RecordOrder;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * Writes the records one task sends to one bucket as level-0 files. Records get rising sequence
+ * numbers in arrival order; records of one key that arrive together are merged with the table's
+ * merge function (keeping removals, as older files may still hold the key), so each file holds
+ * unique keys in ascending order. Input that is not sorted by key still lands correctly: a key
+ * smaller than the last one starts a new file, that is a new sorted run.
+ */
+final class BucketWriter {
+  private static final int SIZE_CHECK_INTERVAL = 1000;
+
+  private final FileStoreTable table;
+  private final Path dir;
+  private final KeyComparator keys;
+  private final RecordOrder order;
+  private final MergeFunction merge;
+  private final long targetFileSize;
+  private final List<KeyValue> group = new ArrayList<>();
+  private final List<DataFileMeta> written = new ArrayList<>();
+  private KeyValueFileWriter file;
+  private InternalRow lastWrittenKey;
+  private long nextSequence;
+  private long rowsSinceSizeCheck;
+
+  BucketWriter(FileStoreTable table, Path dir, long firstSequence, KeyComparator keys, RecordOrder order,
+               MergeFunction merge) {
+    this.table = table;
+    this.dir = dir;
+    this.nextSequence = firstSequence;
+    this.keys = keys;
+    this.order = order;
+    this.merge = merge;
+    this.targetFileSize = table.options().targetFileSize();
+  }
+
+  /** Adds a record; key and value must not change afterwards (the caller passes copies). */
+  void write(InternalRow key, byte kind, InternalRow value) throws IOException {
+    KeyValue kv = new KeyValue(key, nextSequence++, kind, value);
+    if (!group.isEmpty() && keys.compare(key, group.get(0).key()) == 0) {
+      group.add(kv);
+      return;
+    }
+    flushGroup();
+    group.add(kv);
+  }
+
+  private void flushGroup() throws IOException {
+    if (group.isEmpty()) return;
+    KeyValue out;
+    if (group.size() == 1 && group.get(0).isAdd()) {
+      out = group.get(0); // a lone insert is its own merge result
+    } else {
+      if (order.hasSequenceFields()) order.sort(group);
+      merge.reset();
+      for (KeyValue kv : group) merge.add(kv);
+      out = merge.storedResult();
+    }
+    group.clear();
+    if (out == null) return;
+    if (file != null && lastWrittenKey != null && keys.compare(out.key(), lastWrittenKey) <= 0) {
+      closeFile(); // unsorted input: the key starts a new sorted run
+    }
+    if (file == null) file = new KeyValueFileWriter(table, dir, 0);
+    file.write(out);
+    lastWrittenKey = out.key();
+    if (++rowsSinceSizeCheck >= SIZE_CHECK_INTERVAL) {
+      rowsSinceSizeCheck = 0;
+      if (file.estimatedSize() >= targetFileSize) closeFile();
+    }
+  }
+
+  /** Writes out the pending key and closes the open file; later records start a new file. */
+  void closeFile() throws IOException {
+    if (!group.isEmpty()) {
+      flushGroup();
+    }
+    if (file != null) {
+      KeyValueFileWriter f = file;
+      file = null;
+      DataFileMeta meta = f.finish();
+      if (meta != null) written.add(meta);
+    }
+    rowsSinceSizeCheck = 0;
+  }
+
+  /** Closes everything and returns the files written, in write order. */
+  List<DataFileMeta> finish() throws IOException {
+    closeFile();
+    return new ArrayList<>(written);
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  /** Deletes every file this writer produced. */
+  void abort() {
+    if (file != null) file.abort();
+    file = null;
+    for (DataFileMeta m : written) {
+      try {
+        table.io().delete(new Path(dir, m.fileName), false);
+      } catch (IOException ignore) {
+        // an orphan at worst
+      }
+    }
+    written.clear();
+    group.clear();
+  }
+}

@@ -1,0 +1,90 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.commit.CommitConflictException;
+import io.lagoon.core.commit.FileStoreCommit;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.snapshot.CommitKind;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.write.PartitionExtractor;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * Driver side of a primary-key write: commits every task's new files in one APPEND (or OVERWRITE)
+ * snapshot, then what write-triggered compaction produced in one COMPACT snapshot. A compaction
+ * that lost a race (a file it replaces is gone) is dropped and its outputs deleted; the appended
+ * data stays, and a later compaction redoes the work.
+ */
+public final class KeyValueCommit {
+  private KeyValueCommit() {}
+
+  /**
+   * @param overwritePartitions null to append; else the partitions whose live files the write replaces
+   */
+  public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
+                            Predicate<InternalRow> overwritePartitions) throws IOException {
+    List<ManifestEntry> added = new ArrayList<>();
+    List<ManifestEntry> before = new ArrayList<>();
+    List<ManifestEntry> after = new ArrayList<>();
+    for (KeyValueWriteResult r : results) {
+      added.addAll(r.newFiles);
+      before.addAll(r.compactBefore);
+      after.addAll(r.compactAfter);
+    }
+    FileStoreCommit commit = new FileStoreCommit(table);
+    try {
+      if (overwritePartitions != null) {
+        commit.overwrite(added, overwritePartitions);
+      } else {
+        commit.append(added);
+      }
+    } catch (IOException | RuntimeException e) {
+      deleteWritten(table, results);
+      throw e;
+    }
+    if (before.isEmpty() && after.isEmpty()) return;
+    if (overwritePartitions != null) {
+      deleteOutputs(table, before, after); // compaction of overwritten files is moot
+      return;
+    }
+    try {
+      commit.replace(before, after, CommitKind.COMPACT);
+    } catch (CommitConflictException e) {
+      deleteOutputs(table, before, after);
+    }
+  }
+
+  /** Deletes every file the tasks wrote (nothing of it was committed). */
+  public static void deleteWritten(FileStoreTable table, List<KeyValueWriteResult> results) {
+    for (KeyValueWriteResult r : results) {
+      delete(table, r.newFiles);
+      deleteOutputs(table, r.compactBefore, r.compactAfter);
+    }
+  }
+
+  /** Compaction outputs, except files it only moved to another level (those are still live). */
+  private static void deleteOutputs(FileStoreTable table, List<ManifestEntry> before, List<ManifestEntry> after) {
+    Set<ManifestEntry.FileId> kept = new HashSet<>();
+    for (ManifestEntry e : before) kept.add(e.id());
+    List<ManifestEntry> outputs = new ArrayList<>();
+    for (ManifestEntry e : after) if (!kept.contains(e.id())) outputs.add(e);
+    delete(table, outputs);
+  }
+
+  private static void delete(FileStoreTable table, List<ManifestEntry> entries) {
+    PartitionExtractor paths = new PartitionExtractor(table.schema(), table.options().partitionDefaultName());
+    for (ManifestEntry e : entries) {
+      try {
+        table.io().delete(new Path(table.bucketDir(paths.path(e.partition), e.bucket), e.file.fileName), false);
+      } catch (IOException | RuntimeException ignore) {
+        // an unreferenced file at worst
+      }
+    }
+  }
+}

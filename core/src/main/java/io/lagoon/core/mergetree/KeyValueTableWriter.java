@@ -1,0 +1,183 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.data.BucketFunction;
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.manifest.FileKind;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.mergetree.engine.MergeFunctions;
+import io.lagoon.core.mergetree.engine.RecordOrder;
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import io.lagoon.core.types.SparkTypes;
+import io.lagoon.core.write.PartitionExtractor;
+import io.lagoon.core.write.PartitionKey;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * Writes one task's rows into a primary-key table: each row goes to its partition and to the
+ * bucket Paimon's hash of its bucket key picks, where a {@link BucketWriter} writes key-sorted
+ * level-0 files. Sequence numbers continue from the bucket's highest in the base snapshot.
+ * Rows are expected sorted by (partition, bucket, key) — Spark does that for the connector — but
+ * any order is written correctly, only into more files.
+ */
+public final class KeyValueTableWriter {
+  private final FileStoreTable table;
+  private final TableSchema schema;
+  private final BaseFiles base;
+  private final KeyValueSource source;
+  private final PartitionExtractor partitions;
+  private final int numBuckets;
+  private final int[] primaryKeyIndexes;
+  private final int[] keyIndexes;
+  private final DataType[] keyTypes;
+  private final int[] bucketKeyIndexes;
+  private final DataType[] bucketKeySparkTypes;
+  private final List<PaimonType> bucketKeyTypes = new ArrayList<>();
+  private final int rowKindIndex;
+  private final KeyComparator keyComparator;
+  private final RecordOrder order;
+  private final Map<String, BucketState> buckets = new LinkedHashMap<>();
+  private BucketState current;
+
+  /** One bucket this task writes. */
+  private static final class BucketState {
+    final PartitionKey partition;
+    final int bucket;
+    final BucketWriter writer;
+
+    BucketState(PartitionKey partition, int bucket, BucketWriter writer) {
+      this.partition = partition;
+      this.bucket = bucket;
+      this.writer = writer;
+    }
+  }
+
+  /**
+   * @param baseSnapshotId the snapshot the write started from (its live files seed sequence
+   *     numbers and compaction), or -1 for none (an empty table, or an overwrite)
+   * @param source reads existing files for write-triggered compaction; null disables compaction
+   */
+  public KeyValueTableWriter(FileStoreTable table, long baseSnapshotId, KeyValueSource source) {
+    this.table = table;
+    this.schema = table.schema();
+    if (schema.primaryKeys().isEmpty()) {
+      throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key");
+    }
+    this.numBuckets = table.options().bucket();
+    if (numBuckets <= 0) {
+      throw new UnsupportedOperationException("Table " + table.fullName() + " has 'bucket'='" + numBuckets
+          + "'; Lagoon writes primary-key tables with a fixed number of buckets only: set 'bucket'='N'");
+    }
+    this.base = new BaseFiles(table, baseSnapshotId);
+    this.source = source;
+    this.partitions = new PartitionExtractor(schema, table.options().partitionDefaultName());
+    this.primaryKeyIndexes = indexes(schema.primaryKeys());
+    List<String> trimmed = schema.trimmedPrimaryKeys();
+    this.keyIndexes = indexes(trimmed);
+    this.keyTypes = sparkTypes(trimmed);
+    List<String> bucketKeys = schema.bucketKeys();
+    this.bucketKeyIndexes = indexes(bucketKeys);
+    this.bucketKeySparkTypes = sparkTypes(bucketKeys);
+    for (String k : bucketKeys) bucketKeyTypes.add(schema.field(k).type());
+    String kindField = table.options().rowKindField();
+    this.rowKindIndex = kindField == null ? -1 : schema.fieldIndex(kindField);
+    if (kindField != null && rowKindIndex < 0) {
+      throw new IllegalArgumentException("Table option 'rowkind.field'='" + kindField + "' of " + table.fullName()
+          + " names no column");
+    }
+    this.keyComparator = new KeyComparator(new KeyValueLayout(schema).keyTypes());
+    this.order = MergeFunctions.recordOrder(schema.options(), schema.fields());
+  }
+
+  private int[] indexes(List<String> names) {
+    int[] out = new int[names.size()];
+    for (int i = 0; i < out.length; i++) out[i] = schema.fieldIndex(names.get(i));
+    return out;
+  }
+
+  private DataType[] sparkTypes(List<String> names) {
+    DataType[] out = new DataType[names.size()];
+    for (int i = 0; i < out.length; i++) out[i] = SparkTypes.toSpark(schema.field(names.get(i)).type());
+    return out;
+  }
+
+  /** Writes a full table row; its kind comes from the {@code rowkind.field} column, else {@code +I}. */
+  public void write(InternalRow row) throws IOException {
+    InternalRow value = row.copy(); // held until the next key: input rows are reused
+    for (int i : primaryKeyIndexes) {
+      if (value.isNullAt(i)) {
+        throw new IllegalArgumentException("Primary key column '" + schema.fields().get(i).name() + "' of "
+            + table.fullName() + " is null; every primary-key column needs a value");
+      }
+    }
+    byte kind = rowKindIndex < 0 ? KeyValue.INSERT
+        : RowKinds.parse(value.isNullAt(rowKindIndex) ? null : value.getUTF8String(rowKindIndex).toString(),
+            schema.fields().get(rowKindIndex).name(), table.fullName());
+    int bucket = BucketFunction.bucket(project(value, bucketKeyIndexes, bucketKeySparkTypes), bucketKeyTypes, numBuckets);
+    PartitionKey partition = partitions.partitionOf(value);
+    BucketState state = current;
+    if (state == null || state.bucket != bucket || !state.partition.equals(partition)) {
+      if (state != null) state.writer.closeFile(); // sorted input: that bucket is done
+      state = bucketState(partition, bucket);
+      current = state;
+    }
+    state.writer.write(project(value, keyIndexes, keyTypes), kind, value);
+  }
+
+  private static InternalRow project(InternalRow row, int[] indexes, DataType[] types) {
+    Object[] out = new Object[indexes.length];
+    for (int i = 0; i < out.length; i++) out[i] = row.get(indexes[i], types[i]);
+    return new GenericInternalRow(out);
+  }
+
+  private BucketState bucketState(PartitionKey partition, int bucket) throws IOException {
+    String id = java.util.Arrays.toString(partition.bytes) + "/" + bucket;
+    BucketState s = buckets.get(id);
+    if (s != null) return s;
+    long maxSequence = -1;
+    for (ManifestEntry e : base.of(partition.bytes, bucket)) {
+      if (e.totalBuckets != numBuckets) {
+        throw new IllegalStateException("Partition " + partitions.path(partition) + " of " + table.fullName()
+            + " was written with " + e.totalBuckets + " buckets, the table now says 'bucket'='" + numBuckets
+            + "'; changing the bucket count needs INSERT OVERWRITE of the partition");
+      }
+      maxSequence = Math.max(maxSequence, e.file.maxSequenceNumber);
+    }
+    BucketWriter w = new BucketWriter(table, table.bucketDir(partitions.path(partition), bucket), maxSequence + 1,
+        keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()));
+    s = new BucketState(partition, bucket, w);
+    buckets.put(id, s);
+    return s;
+  }
+
+  /** Closes every file; returns the new files (and, later, what compaction replaced). */
+  public KeyValueWriteResult finish() throws IOException {
+    List<ManifestEntry> added = new ArrayList<>();
+    for (BucketState s : buckets.values()) {
+      for (DataFileMeta f : s.writer.finish()) {
+        added.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
+      }
+    }
+    return new KeyValueWriteResult(added, List.of(), List.of());
+  }
+
+  /** Deletes every file this writer produced. */
+  public void abort() {
+    for (BucketState s : buckets.values()) s.writer.abort();
+    buckets.clear();
+    current = null;
+  }
+
+  KeyValueSource source() {
+    return source;
+  }
+}

@@ -1,0 +1,22 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.manifest.ManifestEntry;
+import java.io.Serializable;
+import java.util.List;
+
+/** What one task wrote into a primary-key table, for the driver to commit. */
+public final class KeyValueWriteResult implements Serializable {
+  /** ADD entries of the new level-0 files. */
+  public final List<ManifestEntry> newFiles;
+  /** Live entries a write-triggered compaction replaced (committed as DELETE). */
+  public final List<ManifestEntry> compactBefore;
+  /** ADD entries of the compaction outputs. */
+  public final List<ManifestEntry> compactAfter;
+
+  public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
+                             List<ManifestEntry> compactAfter) {
+    this.newFiles = List.copyOf(newFiles);
+    this.compactBefore = List.copyOf(compactBefore);
+    this.compactAfter = List.copyOf(compactAfter);
+  }
+}
