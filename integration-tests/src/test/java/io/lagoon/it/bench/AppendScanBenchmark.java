@@ -7,11 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import io.lagoon.it.runtime.SqlShell;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -95,15 +92,13 @@ public final class AppendScanBenchmark {
     }
 
     long median() {
-      long[] s = nanos.clone();
-      Arrays.sort(s);
-      return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+      return BenchSupport.median(nanos);
     }
   }
 
   private void run() throws IOException {
     dir = dir.toAbsolutePath();
-    deleteRecursively(dir);
+    BenchSupport.deleteRecursively(dir);
     Files.createDirectories(dir);
     Path warehouse = dir.resolve("warehouse");
     Path parquet = dir.resolve("parquet");
@@ -145,14 +140,14 @@ public final class AppendScanBenchmark {
         throw new IllegalStateException("Lagoon write failed: " + e.getMessage(), e);
       }
       long lagoonWrite = System.nanoTime() - t0;
-      List<Path> lagoonFiles = dataFiles(warehouse.resolve("bench.db").resolve("events"));
+      List<Path> lagoonFiles = BenchSupport.dataFiles(warehouse.resolve("bench.db").resolve("events"));
 
       long perFile = Math.max(1, (rows + lagoonFiles.size() - 1) / Math.max(1, lagoonFiles.size()));
       t0 = System.nanoTime();
       data.write().mode("overwrite").option("compression", "zstd").option("maxRecordsPerFile", perFile)
           .partitionBy("dt").parquet(parquet.toString());
       long sparkWrite = System.nanoTime() - t0;
-      List<Path> parquetFiles = dataFiles(parquet);
+      List<Path> parquetFiles = BenchSupport.dataFiles(parquet);
       spark.read().parquet(parquet.toString()).createOrReplaceTempView(VIEW);
 
       long mid = rows / 2 + 12_345;
@@ -181,8 +176,8 @@ public final class AppendScanBenchmark {
       System.out.printf(Locale.ROOT, "Lagoon append table vs. Spark's Parquet reader: %,d rows, %s, %d day partitions,"
           + " target-file-size %s%n", rows, master, days, targetFileSize);
       System.out.printf(Locale.ROOT, "  write: Lagoon %.1f s, %d files, %.1f MB | df.write.parquet %.1f s, %d files, %.1f MB%n",
-          lagoonWrite / 1e9, lagoonFiles.size(), megabytes(lagoonFiles),
-          sparkWrite / 1e9, parquetFiles.size(), megabytes(parquetFiles));
+          lagoonWrite / 1e9, lagoonFiles.size(), BenchSupport.megabytes(lagoonFiles),
+          sparkWrite / 1e9, parquetFiles.size(), BenchSupport.megabytes(parquetFiles));
       System.out.printf(Locale.ROOT, "  times in ms: best and median of %d runs after 1 warm-up; ratio = Lagoon median / Spark median%n%n", runs);
       String fmt = "%-22s %11s %11s %11s %11s %7s   %s%n";
       System.out.printf(Locale.ROOT, fmt, "query", "lagoon best", "lagoon med", "spark best", "spark med", "ratio",
@@ -193,8 +188,8 @@ public final class AppendScanBenchmark {
         String files = String.format(Locale.ROOT, "%s | %s",
             l.filesRead < 0 ? "?" : l.filesRead + " of " + lagoonFiles.size() + " (" + l.filesSkipped + " skipped)",
             s.filesRead < 0 ? "?" : s.filesRead + " of " + parquetFiles.size());
-        System.out.printf(Locale.ROOT, fmt, queries.get(i).name, ms(l.best()), ms(l.median()), ms(s.best()),
-            ms(s.median()), String.format(Locale.ROOT, "%.2f", l.median() / (double) s.median()), files);
+        System.out.printf(Locale.ROOT, fmt, queries.get(i).name, BenchSupport.ms(l.best()), BenchSupport.ms(l.median()), BenchSupport.ms(s.best()),
+            BenchSupport.ms(s.median()), String.format(Locale.ROOT, "%.2f", l.median() / (double) s.median()), files);
       }
       System.out.println();
     } finally {
@@ -235,31 +230,5 @@ public final class AppendScanBenchmark {
       if (c >= 0) sum = Math.max(sum, 0) + c;
     }
     return sum;
-  }
-
-  private static List<Path> dataFiles(Path root) throws IOException {
-    try (Stream<Path> s = Files.walk(root)) {
-      return s.filter(p -> {
-        String n = p.getFileName().toString();
-        return n.endsWith(".parquet") && !p.toString().contains("/manifest/");
-      }).collect(Collectors.toList());
-    }
-  }
-
-  private static double megabytes(List<Path> files) throws IOException {
-    long total = 0;
-    for (Path p : files) total += Files.size(p);
-    return total / (1024.0 * 1024.0);
-  }
-
-  private static String ms(long nanos) {
-    return String.format(Locale.ROOT, "%.0f", nanos / 1e6);
-  }
-
-  private static void deleteRecursively(Path p) throws IOException {
-    if (!Files.exists(p)) return;
-    try (Stream<Path> s = Files.walk(p)) {
-      for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) Files.delete(q);
-    }
   }
 }

@@ -1,0 +1,193 @@
+package io.lagoon.it.bench;
+
+import io.lagoon.it.runtime.SqlShell;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Primary-key upserts and merge-on-read: Lagoon against Apache Paimon 0.9's Spark connector doing
+ * the same work in the same JVM. Not a test: run it by hand with {@code lagoon-bench pk}.
+ *
+ * <p>Each engine gets a table {@code (id BIGINT, qty INT, customer STRING, ts TIMESTAMP, price
+ * DOUBLE)} with {@code 'primary-key'='id'} and {@code --buckets} buckets. It loads {@code --rows}
+ * rows, then runs {@code --rounds} upsert rounds, each rewriting a pseudo-random {@code 10%} of the
+ * keys with a new price, then reads {@code count(*), sum(price)} (1 warm-up, {@code --runs} timed).
+ * Both engines must return the answer plain Spark computes from the same generator.
+ *
+ * <pre>
+ * options: --rows N (1000000)  --rounds N (5)  --buckets N (4)  --runs N (5)
+ *          --dir PATH (target/bench-pk)  --master M (local[2])  --engines lagoon,paimon
+ * </pre>
+ */
+public final class PrimaryKeyBenchmark {
+  private static final String PAIMON_CATALOG = "org.apache.paimon.spark.SparkCatalog";
+
+  private long rows = 1_000_000;
+  private int rounds = 5;
+  private int buckets = 4;
+  private int runs = 5;
+  private Path dir = Path.of("target", "bench-pk");
+  private String master = "local[2]";
+  private List<String> engines = List.of("lagoon", "paimon");
+
+  public static void main(String[] args) throws Exception {
+    PrimaryKeyBenchmark b = new PrimaryKeyBenchmark();
+    for (int i = 0; i < args.length; i += 2) {
+      String a = args[i];
+      if (i + 1 >= args.length) throw new IllegalArgumentException("Option " + a + " needs a value");
+      String v = args[i + 1];
+      switch (a) {
+        case "--rows": b.rows = Long.parseLong(v); break;
+        case "--rounds": b.rounds = Integer.parseInt(v); break;
+        case "--buckets": b.buckets = Integer.parseInt(v); break;
+        case "--runs": b.runs = Integer.parseInt(v); break;
+        case "--dir": b.dir = Path.of(v); break;
+        case "--master": b.master = v; break;
+        case "--engines": b.engines = List.of(v.split(",")); break;
+        default: throw new IllegalArgumentException("Unknown option " + a
+            + " (options: --rows --rounds --buckets --runs --dir --master --engines)");
+      }
+    }
+    b.run();
+  }
+
+  /** What one engine measured. */
+  private static final class Result {
+    long load;
+    final List<Long> upserts = new ArrayList<>();
+    long[] reads;
+    String answer;
+    int files;
+    double megabytes;
+  }
+
+  /** The rows of round r (0 = the load): prices are multiples of 0.25, so sums are exact in any order. */
+  private String source(int round) {
+    String where = round == 0 ? "" : " WHERE pmod(hash(id, " + round + "), 10) = 0";
+    return String.format(Locale.ROOT, "SELECT id, CAST(pmod(hash(id), 1000) AS INT) AS qty,"
+        + " concat('customer-', CAST(pmod(hash(id, 7), 50000) AS STRING)) AS customer,"
+        + " timestamp_seconds(1704067200 + id * 3) AS ts,"
+        + " CAST(pmod(hash(id, 3), 1000000) AS DOUBLE) / 4.0 + %d AS price"
+        + " FROM range(0, %d, 1, 8)%s", round, rows, where);
+  }
+
+  /** The expected answer, computed by plain Spark: each key keeps the price of its last round. */
+  private String expected(SparkSession spark) {
+    StringBuilder last = new StringBuilder("0");
+    for (int r = 1; r <= rounds; r++) {
+      last = new StringBuilder("IF(pmod(hash(id, " + r + "), 10) = 0, " + r + ", " + last + ")");
+    }
+    return spark.sql(String.format(Locale.ROOT, "SELECT count(*), sum(CAST(pmod(hash(id, 3), 1000000) AS DOUBLE)"
+        + " / 4.0 + %s) FROM range(0, %d, 1, 8)", last, rows)).collectAsList().toString();
+  }
+
+  private void run() throws IOException {
+    dir = dir.toAbsolutePath();
+    BenchSupport.deleteRecursively(dir);
+    Files.createDirectories(dir);
+    SqlShell.quietLogging();
+    SparkSession.Builder b = SparkSession.builder().master(master).appName("lagoon-pk-benchmark")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", Integer.toString(buckets))
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.catalog.lagoon", "io.lagoon.spark.LagoonCatalog")
+        .config("spark.sql.catalog.lagoon.warehouse", dir.resolve("lagoon").toUri().toString());
+    boolean paimon = engines.contains("paimon") && classExists(PAIMON_CATALOG);
+    if (paimon) {
+      b.config("spark.sql.catalog.paimon", PAIMON_CATALOG)
+          .config("spark.sql.catalog.paimon.warehouse", dir.resolve("paimon").toUri().toString())
+          .config("spark.sql.extensions", "org.apache.paimon.spark.extensions.PaimonSparkSessionExtensions");
+    } else if (engines.contains("paimon")) {
+      System.err.println("Paimon's Spark connector is not on the class path (run with the bench-pk profile): "
+          + "measuring Lagoon only");
+    }
+    SparkSession spark = b.getOrCreate();
+    try {
+      String expected = expected(spark);
+      Map<String, Result> results = new LinkedHashMap<>();
+      for (String engine : engines) {
+        if (engine.equals("paimon") && !paimon) continue;
+        results.put(engine, measure(spark, engine));
+        if (!results.get(engine).answer.equals(expected)) {
+          throw new IllegalStateException(engine + " answered " + results.get(engine).answer + ", plain Spark "
+              + expected);
+        }
+      }
+      report(results);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private Result measure(SparkSession spark, String catalog) throws IOException {
+    String table = catalog + ".bench.pk";
+    spark.sql("CREATE DATABASE IF NOT EXISTS " + catalog + ".bench");
+    spark.sql("CREATE TABLE " + table + " (id BIGINT NOT NULL, qty INT, customer STRING, ts TIMESTAMP, price DOUBLE)"
+        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '" + buckets + "')");
+    Result r = new Result();
+    r.load = time(() -> spark.sql("INSERT INTO " + table + " " + source(0)));
+    for (int round = 1; round <= rounds; round++) {
+      int n = round;
+      r.upserts.add(time(() -> spark.sql("INSERT INTO " + table + " " + source(n))));
+    }
+    String query = "SELECT count(*), sum(price) FROM " + table;
+    r.answer = spark.sql(query).collectAsList().toString();
+    r.reads = new long[runs];
+    for (int i = 0; i < runs; i++) r.reads[i] = time(() -> spark.sql(query).collectAsList());
+    List<Path> files = BenchSupport.dataFiles(dir.resolve(catalog).resolve("bench.db").resolve("pk"));
+    r.files = files.size();
+    r.megabytes = BenchSupport.megabytes(files);
+    return r;
+  }
+
+  private void report(Map<String, Result> results) {
+    System.out.println();
+    System.out.printf(Locale.ROOT, "Primary-key table: %,d rows, %d buckets, %d upsert rounds of ~10%% of the keys, %s%n",
+        rows, buckets, rounds, master);
+    System.out.printf(Locale.ROOT, "  times in ms; read = median of %d runs of count(*), sum(price) after 1 warm-up%n%n", runs);
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-8s %8s", "engine", "load"));
+    for (int i = 1; i <= rounds; i++) head.append(String.format(Locale.ROOT, " %8s", "upsert" + i));
+    head.append(String.format(Locale.ROOT, " %8s %8s   %s", "read", "read/min", "data files after"));
+    System.out.println(head);
+    for (Map.Entry<String, Result> e : results.entrySet()) {
+      Result r = e.getValue();
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-8s %8s", e.getKey(), BenchSupport.ms(r.load)));
+      for (long u : r.upserts) line.append(String.format(Locale.ROOT, " %8s", BenchSupport.ms(u)));
+      long min = java.util.Arrays.stream(r.reads).min().orElse(0);
+      line.append(String.format(Locale.ROOT, " %8s %8s   %d files, %.1f MB", BenchSupport.ms(BenchSupport.median(r.reads)),
+          BenchSupport.ms(min), r.files, r.megabytes));
+      System.out.println(line);
+    }
+    Result l = results.get("lagoon");
+    Result p = results.get("paimon");
+    if (l != null && p != null) {
+      long lu = l.upserts.stream().mapToLong(Long::longValue).sum();
+      long pu = p.upserts.stream().mapToLong(Long::longValue).sum();
+      System.out.printf(Locale.ROOT, "%nLagoon / Paimon: load %.2f, upserts %.2f, read %.2f%n", l.load / (double) p.load,
+          lu / (double) pu, BenchSupport.median(l.reads) / (double) BenchSupport.median(p.reads));
+    }
+    System.out.println();
+  }
+
+  private static long time(Runnable work) {
+    long t0 = System.nanoTime();
+    work.run();
+    return System.nanoTime() - t0;
+  }
+
+  private static boolean classExists(String name) {
+    try {
+      Class.forName(name, false, PrimaryKeyBenchmark.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+}
