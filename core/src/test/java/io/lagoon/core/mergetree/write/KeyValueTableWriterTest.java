@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree;
+package io.lagoon.core.mergetree.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

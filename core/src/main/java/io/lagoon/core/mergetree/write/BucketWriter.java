@@ -1,5 +1,7 @@
-package io.lagoon.core.mergetree;
+package io.lagoon.core.mergetree.write;
 
+import io.lagoon.core.mergetree.KeyComparator;
+import io.lagoon.core.mergetree.KeyValueFileWriter;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunction;

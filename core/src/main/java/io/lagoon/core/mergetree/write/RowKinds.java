@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree;
+package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.mergetree.engine.KeyValue;
 

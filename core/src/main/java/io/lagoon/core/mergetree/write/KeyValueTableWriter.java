@@ -1,5 +1,8 @@
-package io.lagoon.core.mergetree;
+package io.lagoon.core.mergetree.write;
 
+import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.KeyComparator;
+import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.data.BucketFunction;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
