@@ -6,19 +6,19 @@ import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.types.PaimonType;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * The first and last key of data files, decoded from their manifest metadata and compared in key
- * order. Decoded keys are cached per file name, since sorting compares each file many times.
+ * order. Decoded keys are cached per metadata object, since sorting compares each file many times.
  */
 public final class FileKeys {
   private final List<PaimonType> keyTypes;
   private final KeyComparator comparator;
-  private final Map<String, InternalRow[]> cache = new HashMap<>();
+  private final Map<DataFileMeta, InternalRow[]> cache = new IdentityHashMap<>();
 
   public FileKeys(List<PaimonType> keyTypes) {
     this.keyTypes = List.copyOf(keyTypes);
@@ -48,7 +48,7 @@ public final class FileKeys {
   }
 
   private InternalRow[] decode(DataFileMeta f) {
-    return cache.computeIfAbsent(f.fileName, n -> new InternalRow[] {
+    return cache.computeIfAbsent(f, n -> new InternalRow[] {
         BinaryRows.deserialize(f.minKey, keyTypes), BinaryRows.deserialize(f.maxKey, keyTypes)});
   }
 }
