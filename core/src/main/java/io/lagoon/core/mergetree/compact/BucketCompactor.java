@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.Path;
  * Compacts one bucket of a primary-key table: arranges its live files into runs, picks a unit
  * (universal compaction, or everything for a full compaction) and rewrites it. Retractions are
  * dropped only when the output level is at or above every level holding data, the condition
- * under which no older record of any key can remain below the output.
+ * under which no older record of any key can remain below the output. A bucket whose files sit
+ * above the configured {@code num-levels} keeps its higher top level.
  */
 public final class BucketCompactor {
   private BucketCompactor() {}
@@ -34,7 +35,7 @@ public final class BucketCompactor {
           + "merge-tree compaction applies to primary-key tables only");
     }
     TableOptions options = table.options();
-    int numLevels = options.numLevels();
+    int numLevels = BucketRuns.numLevels(files, options.numLevels());
     List<LevelSortedRun> runs = BucketRuns.of(files, numLevels, FileKeys.of(table.schema()));
     Optional<CompactUnit> unit = full ? UniversalCompaction.pickFull(numLevels, runs)
         : UniversalCompaction.of(options).pick(numLevels, runs);

@@ -21,7 +21,17 @@ public final class BucketRuns {
   private BucketRuns() {}
 
   /**
-   * @throws IllegalStateException when a file sits above the top level, or two files of one level
+   * The levels a bucket has: the configured {@code num-levels}, or more when files already sit
+   * higher (the option, or the trigger it defaults from, was lowered after they were written).
+   */
+  public static int numLevels(List<DataFileMeta> files, int configured) {
+    int levels = configured;
+    for (DataFileMeta f : files) levels = Math.max(levels, f.level + 1);
+    return levels;
+  }
+
+  /**
+   * @throws IllegalStateException when a file sits outside the levels, or two files of one level
    *     above 0 overlap (such a bucket is corrupt, and compacting it would hide records)
    */
   public static List<LevelSortedRun> of(List<DataFileMeta> files, int numLevels, FileKeys keys) {
@@ -30,7 +40,7 @@ public final class BucketRuns {
     for (DataFileMeta f : files) {
       if (f.level < 0 || f.level >= numLevels) {
         throw new IllegalStateException("Data file " + f.fileName + " is on level " + f.level
-            + ", outside 0.." + (numLevels - 1) + " (num-levels=" + numLevels + ")");
+            + ", outside 0.." + (numLevels - 1));
       }
       if (f.level == 0) level0.add(f);
       else upper.computeIfAbsent(f.level, l -> new ArrayList<>()).add(f);

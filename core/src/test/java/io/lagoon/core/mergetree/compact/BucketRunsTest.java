@@ -45,6 +45,13 @@ class BucketRunsTest {
     assertTrue(overlap.getMessage().contains("overlap"), overlap.getMessage());
     IllegalStateException tooHigh = assertThrows(IllegalStateException.class,
         () -> BucketRuns.of(List.of(file("a", 6, 10, 1, 3, 1, 1)), 6, KEYS));
-    assertTrue(tooHigh.getMessage().contains("num-levels=6"), tooHigh.getMessage());
+    assertTrue(tooHigh.getMessage().contains("outside 0..5"), tooHigh.getMessage());
+  }
+
+  @Test
+  void filesAboveTheConfiguredLevelsRaiseTheLevelCount() {
+    assertEquals(6, BucketRuns.numLevels(List.of(file("a", 2, 10, 1, 3, 1, 1)), 6));
+    assertEquals(8, BucketRuns.numLevels(List.of(file("a", 7, 10, 1, 3, 1, 1)), 4));
+    assertEquals(4, BucketRuns.numLevels(List.of(), 4));
   }
 }
