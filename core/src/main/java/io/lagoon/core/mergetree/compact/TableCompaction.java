@@ -56,14 +56,18 @@ public final class TableCompaction {
       Plan plan = new Plan();
       try {
         compactBuckets(table, source, partitionFilter, full, latest.get(), plan);
-        if (plan.removed.isEmpty()) return Optional.empty();
-        return Optional.of(new FileStoreCommit(table).replace(plan.removed, plan.added, CommitKind.COMPACT));
-      } catch (CommitConflictException e) {
-        plan.deleteNewFiles(table);
-        lastConflict = e;
       } catch (IOException | RuntimeException e) {
         plan.deleteNewFiles(table);
         throw e;
+      }
+      if (plan.removed.isEmpty()) return Optional.empty();
+      try {
+        return Optional.of(new FileStoreCommit(table).replace(plan.removed, plan.added, CommitKind.COMPACT));
+      } catch (CommitConflictException e) {
+        // Certainly not committed. Any other failure may have come after the snapshot was
+        // published, so the new files stay: an orphan is harmless, a deleted live file is not.
+        plan.deleteNewFiles(table);
+        lastConflict = e;
       }
     }
     throw new CommitConflictException("Compaction of " + table.fullName() + " gave up after two attempts: concurrent "
