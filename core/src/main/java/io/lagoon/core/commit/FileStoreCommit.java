@@ -54,8 +54,11 @@ public final class FileStoreCommit {
 
   /** Commits a compaction or rewrite: removes exactly {@code removed} (which must still be live) and adds {@code added}. */
   public Snapshot replace(List<ManifestEntry> removed, List<ManifestEntry> added, CommitKind kind) throws IOException {
-    List<ManifestEntry> changes = new ArrayList<>(added);
+    // Deletes first: a compaction that only moves a file to another level deletes and re-adds
+    // the same file name, and replay must end with the re-added entry.
+    List<ManifestEntry> changes = new ArrayList<>();
     for (ManifestEntry e : removed) changes.add(e.withKind(FileKind.DELETE));
+    changes.addAll(added);
     return commit(changes, kind, null, removed);
   }
 
@@ -119,10 +122,13 @@ public final class FileStoreCommit {
   }
 
   private void checkStillLive(List<ManifestEntry> mustBeLive, Collection<ManifestEntry> live) {
-    java.util.Set<ManifestEntry.FileId> ids = new java.util.HashSet<>();
-    for (ManifestEntry e : live) ids.add(e.id());
+    // The level counts too: Paimon matches a DELETE to its ADD by level, so a file another commit
+    // moved to a new level is no longer the entry this commit deletes.
+    java.util.Map<ManifestEntry.FileId, Integer> levels = new java.util.HashMap<>();
+    for (ManifestEntry e : live) levels.put(e.id(), e.file.level);
     for (ManifestEntry e : mustBeLive) {
-      if (!ids.contains(e.id())) {
+      Integer level = levels.get(e.id());
+      if (level == null || level != e.file.level) {
         throw new CommitConflictException("File deletion conflict on " + table.fullName() + ": " + e.id()
             + " was removed by a concurrent commit; the operation must be retried on the new snapshot");
       }

@@ -13,13 +13,17 @@ import java.util.PriorityQueue;
  * Merges sorted runs of key-value records (each ascending by key) into one record per key:
  * a k-way merge over the runs' heads, gathering every record of the smallest key, ordering them
  * (by sequence number, or the table's {@code sequence.field}), and reducing them with the
- * table's merge function. Keys whose merge result is absent or a retraction are dropped.
+ * table's merge function. By default keys whose merge result is absent or a retraction are
+ * dropped, which is right only when nothing older than the merged runs exists (a read of the
+ * whole bucket, or a compaction into the bottom of it). {@link #keepingDeletes} keeps them as
+ * stored records instead, so they still shadow older files that were not merged.
  */
 public final class SortedRunMerger implements Iterator<KeyValue> {
   private final PriorityQueue<Head> heads;
   private final KeyComparator keys;
   private final Comparator<KeyValue> recordOrder;
   private final MergeFunction merge;
+  private final boolean keepDeletes;
   private final List<KeyValue> group = new ArrayList<>();
   private KeyValue next;
 
@@ -42,6 +46,21 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
 
   public SortedRunMerger(List<Iterator<KeyValue>> runs, KeyComparator keys, Comparator<KeyValue> recordOrder,
                          MergeFunction merge) {
+    this(runs, keys, recordOrder, merge, false);
+  }
+
+  /**
+   * A merger that emits {@link MergeFunction#storedResult()} for every key, retractions included,
+   * for writing runs that sit above older data.
+   */
+  public static SortedRunMerger keepingDeletes(List<Iterator<KeyValue>> runs, KeyComparator keys,
+                                               Comparator<KeyValue> recordOrder, MergeFunction merge) {
+    return new SortedRunMerger(runs, keys, recordOrder, merge, true);
+  }
+
+  private SortedRunMerger(List<Iterator<KeyValue>> runs, KeyComparator keys, Comparator<KeyValue> recordOrder,
+                          MergeFunction merge, boolean keepDeletes) {
+    this.keepDeletes = keepDeletes;
     this.keys = keys;
     this.recordOrder = recordOrder;
     this.merge = merge;
@@ -80,6 +99,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     if (group.size() > 1) group.sort(recordOrder);
     merge.reset();
     for (KeyValue kv : group) merge.add(kv);
+    if (keepDeletes) return merge.storedResult();
     KeyValue result = merge.result();
     return result == null || result.isRetract() ? null : result;
   }

@@ -1,0 +1,50 @@
+package io.lagoon.core.mergetree.compact;
+
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.scan.ScanPlanner;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.TableOptions;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Compacts one bucket of a primary-key table: arranges its live files into runs, picks a unit
+ * (universal compaction, or everything for a full compaction) and rewrites it. Retractions are
+ * dropped only when the output level is at or above every level holding data, the condition
+ * under which no older record of any key can remain below the output. A bucket whose files sit
+ * above the configured {@code num-levels} keeps its higher top level.
+ */
+public final class BucketCompactor {
+  private BucketCompactor() {}
+
+  /**
+   * @param partition the serialized partition row of the bucket
+   * @param files every live file of the bucket
+   * @param full true for a full compaction (everything into the top level), false for a
+   *     universal-compaction pick
+   * @return the files replaced and written, or empty when the bucket needs nothing
+   */
+  public static Optional<CompactResult> compact(FileStoreTable table, byte[] partition, int bucket,
+                                                List<DataFileMeta> files, KeyValueSource source, boolean full)
+      throws IOException {
+    if (!table.hasPrimaryKey()) {
+      throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key; "
+          + "merge-tree compaction applies to primary-key tables only");
+    }
+    TableOptions options = table.options();
+    int numLevels = BucketRuns.numLevels(files, options.numLevels());
+    List<LevelSortedRun> runs = BucketRuns.of(files, numLevels, FileKeys.of(table.schema()));
+    Optional<CompactUnit> unit = full ? UniversalCompaction.pickFull(numLevels, runs)
+        : UniversalCompaction.of(options).pick(numLevels, runs);
+    if (unit.isEmpty()) return Optional.empty();
+    int outputLevel = unit.get().outputLevel();
+    boolean dropDelete = outputLevel != 0 && outputLevel >= BucketRuns.highestLevel(runs);
+    Path bucketDir = new Path(table.dir(), new ScanPlanner(table).bucketPath(partition, bucket));
+    CompactResult result = new CompactRewriter(table, bucketDir, source)
+        .rewrite(outputLevel, dropDelete, unit.get().files());
+    return result.isEmpty() ? Optional.empty() : Optional.of(result);
+  }
+}

@@ -1,0 +1,65 @@
+package io.lagoon.core.mergetree.compact;
+
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.KeyValueFileWriter;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes an ascending stream of records into files of one level, starting a new file once the
+ * current one reaches {@code target-file-size}. Files are cut between records, and every key is
+ * unique in the stream, so the files' key ranges never overlap.
+ */
+final class RollingKeyValueWriter {
+  private final FileStoreTable table;
+  private final Path bucketDir;
+  private final int level;
+  private final long targetSize;
+  private final List<DataFileMeta> written = new ArrayList<>();
+  private KeyValueFileWriter current;
+
+  RollingKeyValueWriter(FileStoreTable table, Path bucketDir, int level) {
+    this.table = table;
+    this.bucketDir = bucketDir;
+    this.level = level;
+    this.targetSize = table.options().targetFileSize();
+  }
+
+  void write(KeyValue kv) throws IOException {
+    if (current == null) current = new KeyValueFileWriter(table, bucketDir, level);
+    current.write(kv);
+    if (current.estimatedSize() >= targetSize) closeCurrent();
+  }
+
+  /** Closes the open file and returns every file written so far. */
+  List<DataFileMeta> finish() throws IOException {
+    closeCurrent();
+    return new ArrayList<>(written);
+  }
+
+  /** Deletes everything written; best effort, for failures. */
+  void abort() {
+    if (current != null) current.abort();
+    current = null;
+    for (DataFileMeta f : written) {
+      try {
+        table.io().delete(new Path(bucketDir, f.fileName), false);
+      } catch (IOException ignore) {
+        // an unreferenced file; orphan cleanup removes it
+      }
+    }
+    written.clear();
+  }
+
+  private void closeCurrent() throws IOException {
+    if (current == null) return;
+    KeyValueFileWriter w = current;
+    current = null;
+    DataFileMeta meta = w.finish();
+    if (meta != null) written.add(meta);
+  }
+}

@@ -1,0 +1,122 @@
+package io.lagoon.core.mergetree.compact;
+
+import io.lagoon.core.commit.CommitConflictException;
+import io.lagoon.core.commit.FileStoreCommit;
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.manifest.FileKind;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.scan.LiveFiles;
+import io.lagoon.core.scan.ScanPlanner;
+import io.lagoon.core.snapshot.CommitKind;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * Compacts the buckets of a primary-key table from its latest snapshot and commits every bucket's
+ * result in one {@link CommitKind#COMPACT} snapshot. The commit removes exactly the live entries
+ * it read, so a concurrent commit that removed or moved one of them is a conflict: the files this
+ * compaction wrote are deleted (nothing references them) and the whole compaction is planned once
+ * more against the new snapshot; a second conflict is reported to the caller.
+ */
+public final class TableCompaction {
+  private TableCompaction() {}
+
+  /** Full compaction: every matching bucket into one run on the top level. */
+  public static Optional<Snapshot> full(FileStoreTable table, KeyValueSource source,
+                                        Predicate<InternalRow> partitionFilter) throws IOException {
+    return compact(table, source, partitionFilter, true);
+  }
+
+  /**
+   * @param partitionFilter tests the partition row (partition columns in order); null = all
+   * @param full true for full compactions, false for universal-compaction picks per bucket
+   * @return the new snapshot, or empty when no bucket needed compacting
+   * @throws CommitConflictException when concurrent commits kept changing the files to replace
+   */
+  public static Optional<Snapshot> compact(FileStoreTable table, KeyValueSource source,
+                                           Predicate<InternalRow> partitionFilter, boolean full) throws IOException {
+    CommitConflictException lastConflict = null;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Optional<Snapshot> latest = table.snapshots().latest();
+      if (latest.isEmpty()) return Optional.empty();
+      Plan plan = new Plan();
+      try {
+        compactBuckets(table, source, partitionFilter, full, latest.get(), plan);
+      } catch (IOException | RuntimeException e) {
+        plan.deleteNewFiles(table);
+        throw e;
+      }
+      if (plan.removed.isEmpty()) return Optional.empty();
+      try {
+        return Optional.of(new FileStoreCommit(table).replace(plan.removed, plan.added, CommitKind.COMPACT));
+      } catch (CommitConflictException e) {
+        // Certainly not committed. Any other failure may have come after the snapshot was
+        // published, so the new files stay: an orphan is harmless, a deleted live file is not.
+        plan.deleteNewFiles(table);
+        lastConflict = e;
+      }
+    }
+    throw new CommitConflictException("Compaction of " + table.fullName() + " gave up after two attempts: concurrent "
+        + "commits changed the files it was replacing. No data was changed; run it again. Last conflict: "
+        + lastConflict.getMessage());
+  }
+
+  /** The entries to remove and add, and the new files to delete if they are never committed. */
+  private static final class Plan {
+    final List<ManifestEntry> removed = new ArrayList<>();
+    final List<ManifestEntry> added = new ArrayList<>();
+    final List<Path> newFiles = new ArrayList<>();
+
+    void deleteNewFiles(FileStoreTable table) {
+      for (Path p : newFiles) {
+        try {
+          table.io().delete(p, false);
+        } catch (IOException ignore) {
+          // an unreferenced file; orphan cleanup removes it
+        }
+      }
+    }
+  }
+
+  private static void compactBuckets(FileStoreTable table, KeyValueSource source, Predicate<InternalRow> filter,
+                                     boolean full, Snapshot snapshot, Plan plan) throws IOException {
+    List<PaimonType> partTypes = table.schema().partitionTypes();
+    Map<String, List<ManifestEntry>> buckets = new LinkedHashMap<>();
+    for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
+      if (filter != null && !filter.test(BinaryRows.deserialize(e.partition, partTypes))) continue;
+      buckets.computeIfAbsent(Arrays.toString(e.partition) + "/" + e.bucket, k -> new ArrayList<>()).add(e);
+    }
+    ScanPlanner paths = new ScanPlanner(table);
+    for (List<ManifestEntry> entries : buckets.values()) {
+      ManifestEntry first = entries.get(0);
+      Map<String, ManifestEntry> byName = new HashMap<>();
+      List<DataFileMeta> files = new ArrayList<>();
+      for (ManifestEntry e : entries) {
+        byName.put(e.file.fileName, e);
+        files.add(e.file);
+      }
+      Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source, full);
+      if (result.isEmpty()) continue;
+      Path bucketDir = new Path(table.dir(), paths.bucketPath(first.partition, first.bucket));
+      for (DataFileMeta f : result.get().newFiles()) plan.newFiles.add(new Path(bucketDir, f.fileName));
+      for (DataFileMeta f : result.get().before()) plan.removed.add(byName.get(f.fileName));
+      for (DataFileMeta f : result.get().after()) {
+        plan.added.add(new ManifestEntry(FileKind.ADD, first.partition, first.bucket, first.totalBuckets, f));
+      }
+    }
+  }
+}
