@@ -58,6 +58,12 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
     return "lagoon." + PaimonBucketFunction.NAME;
   }
 
+  /** Spark prints the function object in plans: its name reads better than a class and hash. */
+  @Override
+  public String toString() {
+    return PaimonBucketFunction.NAME;
+  }
+
   @Override
   public Integer produceResult(InternalRow input) {
     if (input.isNullAt(0) || input.isNullAt(1)) return null;
