@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lagoon.core.fs.FileIO;
+import io.lagoon.core.schema.SchemaManager;
+import io.lagoon.core.schema.TableSchema;
 import io.lagoon.it.LagoonSparkTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,6 +118,23 @@ class PkDdlTest extends LagoonSparkTest {
     String props = describe("DESCRIBE TABLE EXTENDED lake.pk.tuned").stream()
         .filter(r -> r.startsWith("Table Properties|")).findFirst().orElseThrow();
     assertTrue(props.contains("fields.total.aggregate-function=max") && props.contains("my.note=x"), props);
+  }
+
+  /** A table another engine made with options Lagoon refuses at CREATE can still get other properties. */
+  @Test
+  void tablesWithUnsupportedFeaturesCanStillBeAltered() throws IOException {
+    sql("CREATE TABLE lake.pk.foreign (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')");
+    SchemaManager schemas = new SchemaManager(new FileIO(new Configuration()),
+        new org.apache.hadoop.fs.Path(warehouse.resolve("pk.db/foreign").toUri()));
+    TableSchema s = schemas.latest().orElseThrow();
+    Map<String, String> o = new LinkedHashMap<>(s.options());
+    o.remove("bucket");
+    o.put("deletion-vectors.enabled", "true");
+    o.put("changelog-producer", "lookup");
+    assertTrue(schemas.tryCommit(s.withOptions(1, o, System.currentTimeMillis())));
+    sql("ALTER TABLE lake.pk.foreign SET TBLPROPERTIES ('my.note' = 'kept')");
+    assertEquals("kept", schemas.latest().orElseThrow().options().get("my.note"));
+    assertEquals("true", schemas.latest().orElseThrow().options().get("deletion-vectors.enabled"));
   }
 
   private static JsonNode schema(String tableDir) throws IOException {
