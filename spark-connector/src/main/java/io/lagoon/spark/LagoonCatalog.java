@@ -9,6 +9,7 @@ import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.SparkTypes;
+import io.lagoon.spark.functions.PaimonBucketFunction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -21,16 +22,19 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.FunctionCatalog;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.expressions.IdentityTransform;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
@@ -42,7 +46,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * {@code spark.sql.catalog.lake.warehouse=<path or URI>}. It translates Spark's calls to the core
  * {@link FileSystemCatalog} and core refusals to Spark's exceptions.
  */
-public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
+public class LagoonCatalog implements TableCatalog, SupportsNamespaces, FunctionCatalog {
   private String name;
   private FileSystemCatalog catalog;
 
@@ -224,17 +228,17 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
     return keys.isEmpty() ? fromOption : keys;
   }
 
-  /** Layouts valid in Paimon that this version cannot write yet: refused before anything is created. */
+  /**
+   * Fixed buckets without a primary key are valid in Paimon but not written by this version.
+   * Primary-key layouts are checked by the core catalog ({@code PrimaryKeyTableRules}).
+   */
   private static void refuseUnsupportedLayout(io.lagoon.core.catalog.Identifier id, TableProperties props) {
-    if (!props.primaryKeys().isEmpty()) {
-      throw new UnsupportedOperationException("Cannot create table " + id + ": primary-key tables ('primary-key'='"
-          + String.join(",", props.primaryKeys()) + "') are not supported by this Lagoon version yet; "
-          + "create an append table (without 'primary-key')");
-    }
+    if (!props.primaryKeys().isEmpty()) return;
     String bucket = props.options().get(TableOptions.BUCKET);
     if (bucket != null && !bucket.trim().equals("-1")) {
       throw new UnsupportedOperationException("Cannot create table " + id + ": fixed-bucket append tables ('bucket'='"
-          + bucket + "') are not supported by this Lagoon version yet; leave 'bucket' unset (or -1)");
+          + bucket + "') are not supported by this Lagoon version yet; leave 'bucket' unset (or -1), or declare a "
+          + "'primary-key'");
     }
   }
 
@@ -310,6 +314,30 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces {
     if (ns.length == 0) return Identifier.of(oldIdent.namespace(), newIdent.name());
     if (ns.length == 2 && ns[0].equals(name)) return Identifier.of(Arrays.copyOfRange(ns, 1, 2), newIdent.name());
     return newIdent;
+  }
+
+  // ---- functions ----
+
+  /**
+   * Functions live in the catalog's root (where Spark looks up the functions a write's required
+   * distribution names) and in {@code sys}, as Paimon's system functions do.
+   */
+  @Override
+  public Identifier[] listFunctions(String[] namespace) throws NoSuchNamespaceException {
+    if (!isFunctionNamespace(namespace)) throw new NoSuchNamespaceException(namespace);
+    return new Identifier[] {Identifier.of(namespace, PaimonBucketFunction.NAME)};
+  }
+
+  @Override
+  public UnboundFunction loadFunction(Identifier ident) throws NoSuchFunctionException {
+    if (isFunctionNamespace(ident.namespace()) && ident.name().equalsIgnoreCase(PaimonBucketFunction.NAME)) {
+      return new PaimonBucketFunction();
+    }
+    throw new NoSuchFunctionException(ident);
+  }
+
+  private static boolean isFunctionNamespace(String[] namespace) {
+    return namespace.length == 0 || (namespace.length == 1 && namespace[0].equals("sys"));
   }
 
   private static io.lagoon.core.catalog.Identifier coreId(Identifier ident) {

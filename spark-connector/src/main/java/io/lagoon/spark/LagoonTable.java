@@ -1,6 +1,9 @@
 package io.lagoon.spark;
 
+import io.lagoon.core.catalog.PrimaryKeyTableRules;
+import io.lagoon.core.mergetree.KeyValueCommit;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.types.SparkTypes;
 import io.lagoon.spark.read.LagoonScanBuilder;
 import io.lagoon.spark.write.LagoonWriteBuilder;
@@ -56,7 +59,11 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
   @Override
   public Map<String, String> properties() {
     Map<String, String> p = new LinkedHashMap<>(table.schema().options());
-    if (!table.schema().primaryKeys().isEmpty()) p.put("primary-key", String.join(",", table.schema().primaryKeys()));
+    if (table.hasPrimaryKey()) {
+      p.put("primary-key", String.join(",", table.schema().primaryKeys()));
+      // Show the engine that merges rows even when it is the default, so DESCRIBE tells the whole story.
+      p.putIfAbsent(TableOptions.MERGE_ENGINE, "deduplicate");
+    }
     if (table.schema().comment() != null) p.put("comment", table.schema().comment());
     return p;
   }
@@ -75,7 +82,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    requireAppendTable("write");
+    if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
     return new LagoonWriteBuilder(table, info);
   }
 
@@ -89,8 +96,12 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
   /** TRUNCATE TABLE: one OVERWRITE snapshot that removes every live file. */
   @Override
   public boolean truncateTable() {
-    requireAppendTable("truncate");
     try {
+      if (table.hasPrimaryKey()) {
+        PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+        KeyValueCommit.commit(table, java.util.List.of(), partition -> true);
+        return true;
+      }
       new io.lagoon.core.commit.FileStoreCommit(table).overwrite(java.util.List.of(), partition -> true);
       return true;
     } catch (java.io.IOException e) {

@@ -126,6 +126,10 @@ public final class FileSystemCatalog {
     requireDatabase(id.database);
     if (tableExists(id)) throw new CatalogException(Kind.TABLE_EXISTS, "Table " + id + " already exists");
     validateSchema(id, fields, partitionKeys, primaryKeys, options);
+    if (!primaryKeys.isEmpty()) {
+      PrimaryKeyTableRules.validateCreate(id, fields, partitionKeys, primaryKeys, options);
+      fields = keysNotNull(fields, primaryKeys);
+    }
     TableSchema schema = new TableSchema(0, fields, highestFieldId, partitionKeys, primaryKeys, options, comment,
         System.currentTimeMillis());
     SchemaManager sm = new SchemaManager(io, tableDir(id));
@@ -164,6 +168,7 @@ public final class FileSystemCatalog {
       change.accept(c);
       if (c.isNoOp()) return t;
       validateSchema(id, cur.fields(), cur.partitionKeys(), cur.primaryKeys(), c.options());
+      if (!cur.primaryKeys().isEmpty()) PrimaryKeyTableRules.validateAlter(id, cur, c.options());
       TableSchema next = new TableSchema(cur.id() + 1, cur.fields(), cur.highestFieldId(), cur.partitionKeys(),
           cur.primaryKeys(), c.options(), c.comment(), System.currentTimeMillis());
       if (t.schemas().tryCommit(next)) return new FileStoreTable(io, t.dir(), t.fullName(), next);
@@ -172,6 +177,13 @@ public final class FileSystemCatalog {
             + "schema-" + next.id() + " was taken " + attempt + " times, retry later");
       }
     }
+  }
+
+  /** Paimon stores primary-key columns NOT NULL, so engines refuse a NULL key before it is written. */
+  private static List<DataField> keysNotNull(List<DataField> fields, List<String> primaryKeys) {
+    List<DataField> out = new ArrayList<>();
+    for (DataField f : fields) out.add(primaryKeys.contains(f.name()) ? f.withType(f.type().notNull()) : f);
+    return out;
   }
 
   private void requireDatabase(String db) throws IOException {

@@ -14,7 +14,8 @@ import java.util.Set;
  */
 public final class PropertyChanges {
   private static final Set<String> FIXED = Set.of(TableOptions.PRIMARY_KEY, TableOptions.PARTITION,
-      TableOptions.BUCKET, TableOptions.BUCKET_KEY, "merge-engine");
+      TableOptions.BUCKET, TableOptions.BUCKET_KEY, TableOptions.MERGE_ENGINE, "sequence.field",
+      TableOptions.ROWKIND_FIELD);
 
   private final Identifier table;
   private final TableSchema base;
@@ -51,7 +52,7 @@ public final class PropertyChanges {
   private void check(String key) {
     if (FIXED.contains(key)) {
       throw new CatalogException(Kind.INVALID, "Table " + table + ": property '" + key
-          + "' cannot be changed after the table is created");
+          + "' cannot be changed after the table is created: the table's files were written (and keys merged) by it");
     }
     if (TableProperties.NOT_OPTIONS.contains(key)) {
       throw new CatalogException(Kind.INVALID, "Table " + table + ": property '" + key + "' is reserved");

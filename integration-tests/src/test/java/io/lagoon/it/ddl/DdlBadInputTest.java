@@ -100,13 +100,13 @@ class DdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
-  void primaryKeyTablesAreRefusedInThisVersion() {
+  void primaryKeyTablesWithoutFixedBucketsAreRefused() {
     assertRefusedUnchanged(warehouse,
         () -> sql("CREATE TABLE lake.bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id')"),
-        "bad.pk", "primary-key", "not supported");
+        "bad.pk", "dynamic-bucket mode", "not supported", "'bucket'='N'");
     assertRefusedUnchanged(warehouse,
         () -> sql("CREATE TABLE lake.bad.pk2 TBLPROPERTIES ('primary-key' = 'id') AS SELECT 1 AS id"),
-        "primary-key");
+        "primary-key", "bucket");
   }
 
   @Test

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.function.Executable;
  * Every file and folder under a warehouse with its size and modification time: a refused
  * statement must leave this listing exactly as it was.
  */
-final class WarehouseListing {
+public final class WarehouseListing {
   private WarehouseListing() {}
 
-  static List<String> of(Path root) {
+  public static List<String> of(Path root) {
     if (!Files.exists(root)) return List.of();
     try (Stream<Path> s = Files.walk(root)) {
       return s.map(p -> describe(root, p)).sorted().collect(Collectors.toList());
@@ -43,7 +43,7 @@ final class WarehouseListing {
    * Runs a statement that must be refused: it throws, the messages of the exception chain mention
    * every expected fragment (case-insensitive), and nothing under {@code root} changed.
    */
-  static Throwable assertRefusedUnchanged(Path root, Executable statement, String... expectedInMessage) {
+  public static Throwable assertRefusedUnchanged(Path root, Executable statement, String... expectedInMessage) {
     List<String> before = of(root);
     Throwable t = assertThrows(Throwable.class, statement);
     String messages = messages(t).toLowerCase(Locale.ROOT);
@@ -56,7 +56,7 @@ final class WarehouseListing {
   }
 
   /** The messages of an exception and all its causes, one per line. */
-  static String messages(Throwable t) {
+  public static String messages(Throwable t) {
     StringBuilder sb = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       sb.append(c.getClass().getSimpleName()).append(": ").append(c.getMessage()).append('\n');

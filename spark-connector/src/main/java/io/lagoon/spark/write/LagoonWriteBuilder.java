@@ -13,7 +13,10 @@ import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.sources.AlwaysTrue;
 import org.apache.spark.sql.sources.Filter;
 
-/** Chooses the kind of write: append, overwrite by partition filter, dynamic partition overwrite, truncate. */
+/**
+ * Chooses the kind of write (append, overwrite by partition filter, dynamic partition overwrite,
+ * truncate) and the writer: files of an append table, or key-value files of a primary-key table.
+ */
 public class LagoonWriteBuilder implements WriteBuilder, SupportsOverwrite, SupportsDynamicOverwrite, SupportsTruncate {
   private final FileStoreTable table;
   private final LogicalWriteInfo info;
@@ -58,6 +61,7 @@ public class LagoonWriteBuilder implements WriteBuilder, SupportsOverwrite, Supp
 
   @Override
   public Write build() {
+    if (table.hasPrimaryKey()) return new PkWrite(table, mode, overwriteFilters);
     return new LagoonWrite(table, info, mode, overwriteFilters);
   }
 }

@@ -1,0 +1,196 @@
+package io.lagoon.core.catalog;
+
+import io.lagoon.core.catalog.CatalogException.Kind;
+import io.lagoon.core.mergetree.engine.MergeFunctions;
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.TableOptions;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.TypeRoot;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a primary-key table must look like for this version to write it: a fixed number of
+ * buckets, keys that can be hashed and compared, merge options that fit the schema, and none of
+ * the features whose files Lagoon does not write yet (deletion vectors, changelog files).
+ */
+public final class PrimaryKeyTableRules {
+  public static final String CHANGELOG_PRODUCER = "changelog-producer";
+
+  private PrimaryKeyTableRules() {}
+
+  /** Checks a new primary-key table; every refusal names the table and what to change. */
+  static void validateCreate(Identifier id, List<DataField> fields, List<String> partitionKeys,
+                             List<String> primaryKeys, Map<String, String> options) {
+    for (String p : partitionKeys) {
+      if (!primaryKeys.contains(p)) {
+        throw invalid(id, "partition column '" + p + "' must be part of the primary key ('primary-key'='"
+            + String.join(",", primaryKeys) + "'): a key's rows must all live in one partition; add it, e.g. "
+            + "'primary-key'='" + String.join(",", primaryKeys) + "," + p + "'");
+      }
+    }
+    if (partitionKeys.containsAll(primaryKeys)) {
+      throw invalid(id, "the primary key " + primaryKeys + " has only partition columns, so each partition would "
+          + "hold a single row; add a column that identifies rows within a partition");
+    }
+    for (String k : primaryKeys) {
+      DataField f = field(fields, k);
+      if (!keyable(f.type().root())) {
+        throw invalid(id, "primary key column '" + k + "' has type " + f.type() + ", which cannot be a key "
+            + "(arrays, maps, multisets and rows cannot)");
+      }
+    }
+    requireFixedBuckets(id, options);
+    List<String> bucketKeys = TableProperties.splitList(options.get(TableOptions.BUCKET_KEY));
+    Set<String> seen = new HashSet<>();
+    for (String b : bucketKeys) {
+      if (!seen.add(b)) throw invalid(id, "'" + TableOptions.BUCKET_KEY + "' names column '" + b + "' twice");
+      if (!primaryKeys.contains(b) || partitionKeys.contains(b)) {
+        throw invalid(id, "'" + TableOptions.BUCKET_KEY + "' column '" + b + "' must be a primary key column that is "
+            + "not a partition column " + trimmed(primaryKeys, partitionKeys) + ": a key must always hash to one bucket");
+      }
+    }
+    String rowKind = options.get(TableOptions.ROWKIND_FIELD);
+    if (rowKind != null) {
+      DataField f = fields.stream().filter(x -> x.name().equals(rowKind)).findFirst().orElseThrow(
+          () -> invalid(id, "'" + TableOptions.ROWKIND_FIELD + "'='" + rowKind + "' is not a column of the table"));
+      if (f.type().root() != TypeRoot.VARCHAR && f.type().root() != TypeRoot.CHAR) {
+        throw invalid(id, "'" + TableOptions.ROWKIND_FIELD + "' column '" + rowKind + "' must be a STRING holding "
+            + "+I, -U, +U or -D, not " + f.type());
+      }
+      if (primaryKeys.contains(rowKind)) {
+        throw invalid(id, "'" + TableOptions.ROWKIND_FIELD + "' column '" + rowKind + "' cannot be a primary key column");
+      }
+    }
+    refuseUnwrittenFeatures(id, options);
+    validateMergeOptions(id, fields, primaryKeys, options);
+  }
+
+  /**
+   * Checks an ALTER of a primary-key table's options. Only what the change introduces is refused,
+   * so a table another engine created with options Lagoon does not support can still be altered.
+   */
+  static void validateAlter(Identifier id, TableSchema current, Map<String, String> next) {
+    Map<String, String> cur = current.options();
+    for (String key : List.of(TableOptions.DELETION_VECTORS_ENABLED, CHANGELOG_PRODUCER)) {
+      if (!Objects.equals(cur.get(key), next.get(key))) refuseUnwrittenFeatures(id, Map.of(key, nonNull(next.get(key))));
+    }
+    if (mergeOptionsValid(current.fields(), current.primaryKeys(), cur)) {
+      validateMergeOptions(id, current.fields(), current.primaryKeys(), next);
+    }
+  }
+
+  /**
+   * Refuses writing to a primary-key table this version cannot write correctly. The message says
+   * "primary-key table" and names the table so the user knows which one and why.
+   */
+  public static void requireWritable(String table, Map<String, String> options) {
+    String bucket = options.get(TableOptions.BUCKET);
+    int n = parseBucket(bucket);
+    if (n <= 0) {
+      throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its 'bucket'="
+          + (bucket == null ? "-1 (unset)" : "'" + bucket + "'") + " is " + bucketMode(n)
+          + ", which this Lagoon version does not write; only fixed-bucket tables ('bucket'='N') can be written");
+    }
+    String dv = options.get(TableOptions.DELETION_VECTORS_ENABLED);
+    if (dv != null && Boolean.parseBoolean(dv.trim())) {
+      throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": it has "
+          + "'deletion-vectors.enabled'='true', and writing deletion vectors is not supported yet");
+    }
+    String producer = changelogProducer(options);
+    if (!producer.equals("none")) {
+      throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": it has '"
+          + CHANGELOG_PRODUCER + "'='" + producer + "', and Lagoon does not write changelog files; a write would "
+          + "leave its changelog incomplete");
+    }
+  }
+
+  private static void requireFixedBuckets(Identifier id, Map<String, String> options) {
+    String bucket = options.get(TableOptions.BUCKET);
+    int n = parseBucket(bucket);
+    if (n > 0) return;
+    throw invalid(id, "primary-key tables need a fixed number of buckets: " + (bucket == null
+        ? "'bucket' is unset, which for primary-key tables means dynamic-bucket mode"
+        : "'bucket'='" + bucket + "' is " + bucketMode(n)) + ", which is not supported; set 'bucket'='N' "
+        + "(N > 0, e.g. 'bucket'='4')");
+  }
+
+  private static String bucketMode(int n) {
+    if (n == -1) return "dynamic-bucket mode";
+    if (n == -2) return "postponed-bucket mode";
+    return "not a positive number of buckets";
+  }
+
+  private static int parseBucket(String bucket) {
+    if (bucket == null) return -1;
+    try {
+      return Integer.parseInt(bucket.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static void refuseUnwrittenFeatures(Identifier id, Map<String, String> options) {
+    String dv = options.get(TableOptions.DELETION_VECTORS_ENABLED);
+    if (dv != null && Boolean.parseBoolean(dv.trim())) {
+      throw invalid(id, "'deletion-vectors.enabled'='true' is not supported yet; leave it unset (or 'false')");
+    }
+    String producer = changelogProducer(options);
+    if (!producer.equals("none")) {
+      throw invalid(id, "'" + CHANGELOG_PRODUCER + "'='" + producer
+          + "' is not supported: Lagoon does not write changelog files; leave it unset (or 'none')");
+    }
+  }
+
+  private static String changelogProducer(Map<String, String> options) {
+    String v = options.get(CHANGELOG_PRODUCER);
+    return v == null || v.isBlank() ? "none" : v.trim().toLowerCase(Locale.ROOT);
+  }
+
+  private static void validateMergeOptions(Identifier id, List<DataField> fields, List<String> primaryKeys,
+                                           Map<String, String> options) {
+    try {
+      MergeFunctions.validate(options, fields, primaryKeys);
+    } catch (IllegalArgumentException e) {
+      throw invalid(id, e.getMessage());
+    }
+  }
+
+  private static boolean mergeOptionsValid(List<DataField> fields, List<String> primaryKeys, Map<String, String> o) {
+    try {
+      MergeFunctions.validate(o, fields, primaryKeys);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Keys are hashed to buckets and compared while merging: nested types can be neither. */
+  private static boolean keyable(TypeRoot root) {
+    return !root.isNested();
+  }
+
+  private static List<String> trimmed(List<String> primaryKeys, List<String> partitionKeys) {
+    List<String> out = new ArrayList<>(primaryKeys);
+    out.removeAll(partitionKeys);
+    return out;
+  }
+
+  private static DataField field(List<DataField> fields, String name) {
+    for (DataField f : fields) if (f.name().equals(name)) return f;
+    throw new IllegalStateException("no column " + name);
+  }
+
+  private static String nonNull(String s) {
+    return s == null ? "" : s;
+  }
+
+  private static CatalogException invalid(Identifier id, String why) {
+    return new CatalogException(Kind.INVALID, "Primary-key table " + id + ": " + why);
+  }
+}

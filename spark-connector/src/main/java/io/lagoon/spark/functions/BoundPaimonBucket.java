@@ -1,0 +1,104 @@
+package io.lagoon.spark.functions;
+
+import io.lagoon.core.data.BucketFunction;
+import io.lagoon.core.types.PaimonType;
+import io.lagoon.core.types.SparkTypes;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * {@link PaimonBucketFunction} bound to its key columns' Spark types. The key types text is a
+ * constant in practice, so it is parsed and checked once and reused while it stays the same.
+ */
+final class BoundPaimonBucket implements ScalarFunction<Integer> {
+  private final DataType[] keySparkTypes;
+  private transient volatile Parsed parsed;
+
+  /** The last key types text seen and what it parsed to. */
+  private static final class Parsed {
+    final UTF8String text;
+    final List<PaimonType> types;
+
+    Parsed(UTF8String text, List<PaimonType> types) {
+      this.text = text;
+      this.types = types;
+    }
+  }
+
+  BoundPaimonBucket(DataType[] keySparkTypes) {
+    this.keySparkTypes = keySparkTypes;
+  }
+
+  @Override
+  public DataType[] inputTypes() {
+    DataType[] out = new DataType[keySparkTypes.length + 2];
+    out[0] = DataTypes.IntegerType;
+    out[1] = DataTypes.StringType;
+    System.arraycopy(keySparkTypes, 0, out, 2, keySparkTypes.length);
+    return out;
+  }
+
+  @Override
+  public DataType resultType() {
+    return DataTypes.IntegerType;
+  }
+
+  @Override
+  public String name() {
+    return PaimonBucketFunction.NAME;
+  }
+
+  @Override
+  public String canonicalName() {
+    return "lagoon." + PaimonBucketFunction.NAME;
+  }
+
+  /** Spark prints the function object in plans: its name reads better than a class and hash. */
+  @Override
+  public String toString() {
+    return PaimonBucketFunction.NAME;
+  }
+
+  @Override
+  public Integer produceResult(InternalRow input) {
+    if (input.isNullAt(0) || input.isNullAt(1)) return null;
+    int numBuckets = input.getInt(0);
+    List<PaimonType> types = types(input.getUTF8String(1));
+    GenericInternalRow key = new GenericInternalRow(keySparkTypes.length);
+    for (int i = 0; i < keySparkTypes.length; i++) {
+      key.update(i, input.isNullAt(i + 2) ? null : input.get(i + 2, keySparkTypes[i]));
+    }
+    return BucketFunction.bucket(key, types, numBuckets);
+  }
+
+  private List<PaimonType> types(UTF8String text) {
+    Parsed p = parsed;
+    if (p == null || !p.text.equals(text)) {
+      p = new Parsed(text.clone(), check(BucketKeyTypes.decode(text.toString())));
+      parsed = p;
+    }
+    return p.types;
+  }
+
+  /** The hash reads each value as its Paimon type says, so the Spark values must be of that type. */
+  private List<PaimonType> check(List<PaimonType> types) {
+    if (types.size() != keySparkTypes.length) {
+      throw new IllegalArgumentException(PaimonBucketFunction.NAME + ": keyTypes lists " + types.size()
+          + " types for " + keySparkTypes.length + " key columns");
+    }
+    for (int i = 0; i < types.size(); i++) {
+      DataType expected = SparkTypes.toSpark(types.get(i));
+      if (!expected.sameType(keySparkTypes[i])) {
+        throw new IllegalArgumentException(PaimonBucketFunction.NAME + ": key column " + (i + 1) + " is "
+            + keySparkTypes[i].simpleString() + " but keyTypes says " + types.get(i) + " (a Spark "
+            + expected.simpleString() + ")");
+      }
+    }
+    return types;
+  }
+}

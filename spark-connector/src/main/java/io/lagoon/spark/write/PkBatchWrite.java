@@ -1,0 +1,80 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.KeyValueCommit;
+import io.lagoon.core.mergetree.KeyValueWriteResult;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.sources.Filter;
+
+/**
+ * Driver side of a primary-key table write: hands out key-value writers that all start from the
+ * same snapshot, then commits every task's files (and compactions) together.
+ */
+final class PkBatchWrite implements BatchWrite {
+  private final FileStoreTable table;
+  private final LagoonWriteBuilder.OverwriteMode mode;
+  private final Filter[] overwriteFilters;
+  private final long baseSnapshotId;
+
+  PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
+    this.table = table;
+    this.mode = mode;
+    this.overwriteFilters = overwriteFilters;
+    try {
+      this.baseSnapshotId = table.snapshots().latestId().orElse(-1L);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * No compaction source yet: writers then only add level-0 files. An overwrite never compacts,
+   * since the files it could merge with are being replaced.
+   */
+  @Override
+  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new PkWriterFactory(table, baseSnapshotId, null);
+  }
+
+  @Override
+  public void commit(WriterCommitMessage[] messages) {
+    List<KeyValueWriteResult> results = new ArrayList<>();
+    List<ManifestEntry> created = new ArrayList<>();
+    List<ManifestEntry> newFiles = new ArrayList<>();
+    for (WriterCommitMessage m : messages) {
+      if (!(m instanceof PkCommitMessage)) continue;
+      results.add(((PkCommitMessage) m).result());
+      created.addAll(((PkCommitMessage) m).createdFiles());
+      newFiles.addAll(((PkCommitMessage) m).result().newFiles);
+    }
+    try {
+      Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, newFiles);
+      KeyValueCommit.commit(table, results, overwrite);
+    } catch (IOException e) {
+      WrittenFiles.deleteUnreferenced(table, created);
+      throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      WrittenFiles.deleteUnreferenced(table, created);
+      throw e;
+    }
+  }
+
+  @Override
+  public void abort(WriterCommitMessage[] messages) {
+    List<ManifestEntry> created = new ArrayList<>();
+    for (WriterCommitMessage m : messages) {
+      if (m instanceof PkCommitMessage) created.addAll(((PkCommitMessage) m).createdFiles());
+    }
+    WrittenFiles.delete(table, created);
+  }
+}

@@ -1,0 +1,27 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.KeyValueWriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/** What one task wrote into a primary-key table: new level-0 files and any compaction it did. */
+final class PkCommitMessage implements WriterCommitMessage {
+  private final KeyValueWriteResult result;
+
+  PkCommitMessage(KeyValueWriteResult result) {
+    this.result = result;
+  }
+
+  KeyValueWriteResult result() {
+    return result;
+  }
+
+  /** The files this task created: its new files and its compaction outputs. */
+  List<ManifestEntry> createdFiles() {
+    List<ManifestEntry> out = new ArrayList<>(result.newFiles);
+    out.addAll(result.compactAfter);
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.KeyValueTableWriter;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.IOException;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/** Creates the per-task writers of a primary-key table; each task owns the buckets Spark clustered to it. */
+final class PkWriterFactory implements DataWriterFactory {
+  private final FileStoreTable table;
+  private final long baseSnapshotId;
+  private final KeyValueSource source;
+
+  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source) {
+    this.table = table;
+    this.baseSnapshotId = baseSnapshotId;
+    this.source = source;
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+    KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source);
+    return new DataWriter<InternalRow>() {
+      @Override
+      public void write(InternalRow row) throws IOException {
+        writer.write(row);
+      }
+
+      @Override
+      public WriterCommitMessage commit() throws IOException {
+        return new PkCommitMessage(writer.finish());
+      }
+
+      @Override
+      public void abort() {
+        writer.abort();
+      }
+
+      @Override
+      public void close() {
+        // files are closed by commit or abort
+      }
+    };
+  }
+}
