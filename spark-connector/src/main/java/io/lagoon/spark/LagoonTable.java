@@ -1,7 +1,7 @@
 package io.lagoon.spark;
 
 import io.lagoon.core.catalog.PrimaryKeyTableRules;
-import io.lagoon.core.mergetree.KeyValueCommit;
+import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.types.SparkTypes;

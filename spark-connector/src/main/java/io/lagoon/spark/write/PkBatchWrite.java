@@ -1,8 +1,8 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
-import io.lagoon.core.mergetree.KeyValueCommit;
-import io.lagoon.core.mergetree.KeyValueWriteResult;
+import io.lagoon.core.mergetree.write.KeyValueCommit;
+import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
-import io.lagoon.core.mergetree.KeyValueWriteResult;
+import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;

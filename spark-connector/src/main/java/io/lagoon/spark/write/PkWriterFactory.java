@@ -1,7 +1,7 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.mergetree.KeyValueSource;
-import io.lagoon.core.mergetree.KeyValueTableWriter;
+import io.lagoon.core.mergetree.write.KeyValueTableWriter;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.InternalRow;

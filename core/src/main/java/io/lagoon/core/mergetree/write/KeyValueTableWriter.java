@@ -21,6 +21,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import io.lagoon.core.mergetree.compact.BucketCompactor;
+import io.lagoon.core.mergetree.compact.CompactResult;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -162,15 +165,39 @@ public final class KeyValueTableWriter {
     return s;
   }
 
-  /** Closes every file; returns the new files (and, later, what compaction replaced). */
+  /**
+   * Closes every file and, unless compaction is off ({@code write-only}, or no source), lets each
+   * written bucket run one universal-compaction pick over its base files plus the new ones.
+   */
   public KeyValueWriteResult finish() throws IOException {
     List<ManifestEntry> added = new ArrayList<>();
+    List<ManifestEntry> before = new ArrayList<>();
+    List<ManifestEntry> after = new ArrayList<>();
+    boolean compact = source != null && !table.options().writeOnly();
     for (BucketState s : buckets.values()) {
+      List<ManifestEntry> fresh = new ArrayList<>();
       for (DataFileMeta f : s.writer.finish()) {
-        added.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
+        fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
       }
+      added.addAll(fresh);
+      if (compact && !fresh.isEmpty()) compactBucket(s, fresh, before, after);
     }
-    return new KeyValueWriteResult(added, List.of(), List.of());
+    return new KeyValueWriteResult(added, before, after);
+  }
+
+  private void compactBucket(BucketState s, List<ManifestEntry> fresh, List<ManifestEntry> before,
+                             List<ManifestEntry> after) throws IOException {
+    Map<String, ManifestEntry> byName = new LinkedHashMap<>();
+    for (ManifestEntry e : base.of(s.partition.bytes, s.bucket)) byName.put(e.file.fileName, e);
+    for (ManifestEntry e : fresh) byName.put(e.file.fileName, e);
+    List<DataFileMeta> files = new ArrayList<>();
+    for (ManifestEntry e : byName.values()) files.add(e.file);
+    Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, false);
+    if (result.isEmpty()) return;
+    for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
+    for (DataFileMeta f : result.get().after()) {
+      after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
+    }
   }
 
   /** Deletes every file this writer produced. */
@@ -180,7 +207,4 @@ public final class KeyValueTableWriter {
     current = null;
   }
 
-  KeyValueSource source() {
-    return source;
-  }
 }
