@@ -35,6 +35,7 @@ class MergeTreeReaderTest {
     final List<String> opened = new ArrayList<>();
     final Set<String> open = new HashSet<>();
     int maxOpen;
+    boolean reuseRows;
 
     @Override
     public CloseableIterator<KeyValue> open(Path bucketDir, DataFileMeta file) {
@@ -42,9 +43,21 @@ class MergeTreeReaderTest {
       open.add(file.fileName);
       maxOpen = Math.max(maxOpen, open.size());
       Iterator<KeyValue> it = files.get(file.fileName).iterator();
+      GenericInternalRow key = new GenericInternalRow(1);
+      GenericInternalRow value = new GenericInternalRow(2);
       return new CloseableIterator<>() {
         @Override public boolean hasNext() { return it.hasNext(); }
-        @Override public KeyValue next() { return it.next(); }
+
+        @Override
+        public KeyValue next() {
+          KeyValue kv = it.next();
+          if (!reuseRows) return kv;
+          // As file readers do: one key row and one value row, overwritten for every record.
+          key.update(0, kv.key().getInt(0));
+          value.update(0, kv.value().getInt(0));
+          value.update(1, kv.value().isNullAt(1) ? null : kv.value().getLong(1));
+          return new KeyValue(key, kv.sequence(), kv.rowKind(), value);
+        }
         @Override public void close() { open.remove(file.fileName); }
       };
     }
@@ -80,6 +93,17 @@ class MergeTreeReaderTest {
     assertEquals("far", src.opened.get(2));
     assertEquals(2, src.maxOpen);
     assertEquals(Set.of(), src.open);
+  }
+
+  @Test
+  void sourcesThatReuseTheirRowsMergeTheSame() {
+    MemorySource src = new MemorySource();
+    src.reuseRows = true;
+    src.files.put("a", List.of(kv(1, 1, KeyValue.INSERT, 10L), kv(2, 2, KeyValue.INSERT, 20L),
+        kv(4, 3, KeyValue.INSERT, 40L)));
+    src.files.put("b", List.of(kv(2, 5, KeyValue.INSERT, 21L), kv(3, 6, KeyValue.INSERT, 30L)));
+    assertEquals(List.of("1=10", "2=21", "3=30", "4=40"), read(src, List.of(file("a", 1, 4), file("b", 2, 3)), Map.of()));
+    assertEquals(List.of("1=10", "2=20", "4=40"), read(src, List.of(file("a", 1, 4)), Map.of()));
   }
 
   @Test
