@@ -76,7 +76,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    requireAppendTable("read");
+    // Primary-key tables are read by merge-on-read (see LagoonScan); writes still refuse them.
     return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields()));
   }
 

@@ -88,8 +88,9 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   private KeyValue mergeNextKey() {
     group.clear();
     Head first = heads.poll();
-    KeyValue firstKv = first.current;
-    group.add(copyOf(firstKv));
+    // Compare with the copy: advancing the run may overwrite the row its record pointed at.
+    KeyValue firstKv = copyOf(first.current);
+    group.add(firstKv);
     if (first.advance()) heads.add(first);
     while (!heads.isEmpty() && keys.compare(heads.peek().current.key(), firstKv.key()) == 0) {
       Head h = heads.poll();

@@ -104,6 +104,7 @@ public final class ScanPlanner {
 
   private boolean fileMayMatch(DataFileMeta f, List<Filter> valueFilters) throws IOException {
     if (valueFilters.isEmpty()) return true;
+    if (table.hasPrimaryKey()) return keysMayMatch(f, valueFilters);
     TableSchema fileSchema = table.schema(f.schemaId);
     // Stats are positional over the file's schema, or over _VALUE_STATS_COLS when the writer
     // listed the columns it kept stats for (Paimon 1.x leaves nested columns out).
@@ -122,6 +123,34 @@ public final class ScanPlanner {
         }
         return -1;
       }, fields);
+      if (!may) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Primary-key files prune by their key stats only. A file's value stats describe records that a
+   * newer file may shadow (or a retraction remove), so a value filter proves nothing about the
+   * merged rows; a filter that no key of the file can satisfy does, as the file's records only
+   * make rows for its own keys. Non-key columns count as unknown, so {@code key = 1 OR v = 2}
+   * never prunes.
+   */
+  private boolean keysMayMatch(DataFileMeta f, List<Filter> filters) throws IOException {
+    TableSchema fileSchema = table.schema(f.schemaId);
+    List<DataField> fileKeys = new ArrayList<>();
+    for (String k : fileSchema.trimmedPrimaryKeys()) fileKeys.add(fileSchema.field(k));
+    List<DataField> current = table.schema().fields();
+    StatsRows stats = new StatsRows(f.keyStats, StatsRows.types(fileKeys), f.rowCount);
+    for (Filter filter : filters) {
+      boolean may = StatsPredicate.mayMatch(filter, stats, name -> {
+        int ci = indexOf(current, name);
+        if (ci < 0) return -1;
+        for (int i = 0; i < fileKeys.size(); i++) {
+          if (fileKeys.get(i).id() == current.get(ci).id()
+              && fileKeys.get(i).type().root() == current.get(ci).type().root()) return i;
+        }
+        return -1;
+      }, fileKeys);
       if (!may) return false;
     }
     return true;

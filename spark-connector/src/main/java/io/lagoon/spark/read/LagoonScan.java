@@ -1,5 +1,6 @@
 package io.lagoon.spark.read;
 
+import io.lagoon.core.mergetree.read.DeletionVectorGuard;
 import io.lagoon.core.read.DataFileReader;
 import io.lagoon.core.scan.DataSplit;
 import io.lagoon.core.scan.ScanPlan;
@@ -38,6 +39,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   private final List<Filter> filters;
   private final Integer limit;
   private ScanPlan plan;
+  private PkPartitions pkPartitions;
 
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
     this.table = table;
@@ -51,6 +53,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     if (plan == null) {
       try {
         Optional<Snapshot> s = table.snapshots().latest();
+        if (s.isPresent() && table.hasPrimaryKey()) DeletionVectorGuard.check(table, s.get());
         plan = s.isPresent()
             ? new ScanPlanner(table).plan(s.get(), filters)
             : new ScanPlan(null, List.of(), 0, 0, 0);
@@ -76,8 +79,20 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     return this;
   }
 
+  /** Sections and input partitions of a primary-key table, planned once. */
+  private synchronized PkPartitions pkPartitions() {
+    if (pkPartitions == null) {
+      SQLConf conf = SQLConf.get();
+      pkPartitions = PkPartitions.plan(table, plan(), conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes());
+    }
+    return pkPartitions;
+  }
+
   @Override
   public InputPartition[] planInputPartitions() {
+    // A primary-key table's row count includes shadowed and retracted records, so a limit
+    // cannot stop planning early there.
+    if (table.hasPrimaryKey()) return pkPartitions().partitions;
     ScanPlan p = plan();
     SQLConf conf = SQLConf.get();
     long maxBytes = conf.filesMaxPartitionBytes();
@@ -102,7 +117,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
-    boolean batch = DataFileReader.supportsBatch(spark, required);
+    boolean merging = table.hasPrimaryKey() && pkPartitions().anyMerge();
+    boolean batch = !merging && DataFileReader.supportsBatch(spark, required);
     java.util.Set<String> formats = new java.util.HashSet<>();
     for (DataSplit split : plan().splits) {
       for (DataFileMeta f : split.files) {
@@ -112,7 +128,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     }
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
         table.io().hadoopConf(), batch, formats);
-    return new LagoonReaderFactory(reader);
+    MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required) : null;
+    return new LagoonReaderFactory(reader, merge);
   }
 
   @Override
@@ -135,9 +152,11 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public CustomTaskMetric[] reportDriverMetrics() {
     ScanPlan p = plan();
+    long hidden = table.hasPrimaryKey() ? pkPartitions().level0Hidden : 0;
     return new CustomTaskMetric[] {
-        ScanMetrics.value(ScanMetrics.FILES_SCANNED, p.filesScanned),
-        ScanMetrics.value(ScanMetrics.FILES_SKIPPED, p.filesSkipped),
-        ScanMetrics.value(ScanMetrics.MANIFESTS_SKIPPED, p.manifestsSkipped)};
+        ScanMetrics.value(ScanMetrics.FILES_SCANNED, p.filesScanned - hidden),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED, p.filesSkipped + hidden),
+        ScanMetrics.value(ScanMetrics.MANIFESTS_SKIPPED, p.manifestsSkipped),
+        ScanMetrics.value(ScanMetrics.SECTIONS_MERGED, table.hasPrimaryKey() ? pkPartitions().sectionsMerged : 0)};
   }
 }

@@ -34,7 +34,8 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
   public Filter[] pushFilters(Filter[] filters) {
     List<Filter> usable = new ArrayList<>(Arrays.asList(filters));
     this.pushed = usable.toArray(new Filter[0]);
-    // Stats and row groups only prove absence; every filter is re-checked on the rows.
+    // Stats and row groups only prove absence; every filter is re-checked on the rows. On
+    // primary-key tables this is also what keeps value filters above the merge.
     return filters;
   }
 
@@ -45,7 +46,19 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
 
   @Override
   public void pruneColumns(StructType requiredSchema) {
-    this.required = requiredSchema;
+    this.required = table.hasPrimaryKey() ? topLevel(requiredSchema) : requiredSchema;
+  }
+
+  /**
+   * The required columns with their full table types: merged rows carry whole columns, so a
+   * primary-key scan does not prune inside nested columns (Spark extracts the fields it needs).
+   */
+  private StructType topLevel(StructType requiredSchema) {
+    List<org.apache.spark.sql.types.StructField> out = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : requiredSchema.fields()) {
+      out.add(tableSchema.fields()[tableSchema.fieldIndex(f.name())]);
+    }
+    return new StructType(out.toArray(new org.apache.spark.sql.types.StructField[0]));
   }
 
   @Override

@@ -9,6 +9,8 @@ public final class ScanMetrics {
   public static final String FILES_SCANNED = "lagoonFilesScanned";
   public static final String FILES_SKIPPED = "lagoonFilesSkipped";
   public static final String MANIFESTS_SKIPPED = "lagoonManifestsSkipped";
+  public static final String SECTIONS_MERGED = "lagoonSectionsMerged";
+  public static final String MERGED_ROWS = "lagoonMergedRows";
 
   private ScanMetrics() {}
 
@@ -30,8 +32,21 @@ public final class ScanMetrics {
     @Override public String description() { return "manifests skipped"; }
   }
 
+  /** Primary-key sections (overlapping files of a bucket) that needed a merge. */
+  public static final class SectionsMerged extends CustomSumMetric {
+    @Override public String name() { return SECTIONS_MERGED; }
+    @Override public String description() { return "primary-key sections merged"; }
+  }
+
+  /** Rows that merge-on-read produced (one per live key of the merged sections). */
+  public static final class MergedRows extends CustomSumMetric {
+    @Override public String name() { return MERGED_ROWS; }
+    @Override public String description() { return "rows from merged sections"; }
+  }
+
   public static CustomMetric[] supported() {
-    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped()};
+    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new SectionsMerged(),
+        new MergedRows()};
   }
 
   public static CustomTaskMetric value(String name, long value) {

@@ -1,0 +1,155 @@
+package io.lagoon.core.mergetree;
+
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.read.DataFileReader;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.SparkTypes;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Reads the records of a primary-key table's data files row by row: the key columns,
+ * {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND} and the value columns a merge needs. Columns are
+ * matched by name, so files written by Lagoon and by Paimon (0.9 and 1.x, Parquet and ORC) read
+ * alike. No filter is pushed into the file: a value filter below the merge would drop the record
+ * that shadows an older one.
+ */
+public final class KeyValueFileReader implements KeyValueSource {
+  private final String tableName;
+  private final DataFileReader reader;
+  private final int keyArity;
+  private final DataType[] keyTypes;
+  /** Position in the table's value row of each value column read, in read order. */
+  private final int[] valuePositions;
+  private final DataType[] valueTypes;
+  private final int valueArity;
+
+  private KeyValueFileReader(String tableName, DataFileReader reader, int keyArity, DataType[] keyTypes,
+                             int[] valuePositions, DataType[] valueTypes, int valueArity) {
+    this.tableName = tableName;
+    this.reader = reader;
+    this.keyArity = keyArity;
+    this.keyTypes = keyTypes;
+    this.valuePositions = valuePositions;
+    this.valueTypes = valueTypes;
+    this.valueArity = valueArity;
+  }
+
+  /**
+   * Builds a reader on the driver (Spark's Parquet reader needs the session).
+   *
+   * @param valueColumns the table columns to read; null reads them all. The others are null in
+   *     every value row.
+   */
+  public static KeyValueFileReader build(SparkSession spark, FileStoreTable table, Set<String> valueColumns) {
+    KeyValueLayout layout = new KeyValueLayout(table.schema());
+    List<DataField> physical = layout.physicalFields();
+    StructType dataSchema = SparkTypes.toSpark(physical);
+    List<StructField> required = new ArrayList<>();
+    int k = layout.keyArity();
+    DataType[] keyTypes = new DataType[k];
+    for (int i = 0; i < k + 2; i++) {
+      required.add(dataSchema.fields()[i]);
+      if (i < k) keyTypes[i] = dataSchema.fields()[i].dataType();
+    }
+    List<DataField> values = layout.valueFields();
+    List<Integer> positions = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      if (valueColumns == null || valueColumns.contains(values.get(i).name())) {
+        positions.add(i);
+        required.add(dataSchema.fields()[layout.valueStart() + i]);
+      }
+    }
+    int[] pos = positions.stream().mapToInt(Integer::intValue).toArray();
+    DataType[] types = new DataType[pos.length];
+    for (int i = 0; i < pos.length; i++) types[i] = required.get(k + 2 + i).dataType();
+    StructType requiredSchema = new StructType(required.toArray(new StructField[0]));
+    DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
+        table.io().hadoopConf(), false, Set.of("parquet", "orc"));
+    return new KeyValueFileReader(table.fullName(), reader, k, keyTypes, pos, types, values.size());
+  }
+
+  /** Table columns this reader fills, by position in the value row. */
+  public int[] valuePositions() {
+    return valuePositions.clone();
+  }
+
+  @Override
+  public CloseableIterator<KeyValue> open(Path bucketDir, DataFileMeta file) {
+    Path path = new Path(bucketDir, file.fileName);
+    try {
+      return new Records(path, reader.open(path, 0, file.fileSize, file.fileSize));
+    } catch (RuntimeException e) {
+      throw fail(path, e);
+    }
+  }
+
+  private IllegalStateException fail(Path path, RuntimeException e) {
+    return new IllegalStateException("Cannot read data file " + path + " of primary-key table " + tableName
+        + ": " + e.getMessage(), e);
+  }
+
+  /** One file's rows as key-value records; key and value rows are reused between records. */
+  private final class Records implements CloseableIterator<KeyValue> {
+    private final Path path;
+    private final scala.collection.Iterator<InternalRow> rows;
+    private final GenericInternalRow key = new GenericInternalRow(keyArity);
+    private final GenericInternalRow value = new GenericInternalRow(valueArity);
+
+    Records(Path path, scala.collection.Iterator<InternalRow> rows) {
+      this.path = path;
+      this.rows = rows;
+    }
+
+    @Override
+    public boolean hasNext() {
+      try {
+        return rows.hasNext();
+      } catch (RuntimeException e) {
+        throw fail(path, e);
+      }
+    }
+
+    @Override
+    public KeyValue next() {
+      if (!hasNext()) throw new NoSuchElementException();
+      try {
+        InternalRow r = rows.next();
+        for (int i = 0; i < keyArity; i++) key.update(i, r.isNullAt(i) ? null : r.get(i, keyTypes[i]));
+        long seq = r.getLong(keyArity);
+        byte kind = r.getByte(keyArity + 1);
+        int base = keyArity + 2;
+        for (int i = 0; i < valuePositions.length; i++) {
+          value.update(valuePositions[i], r.isNullAt(base + i) ? null : r.get(base + i, valueTypes[i]));
+        }
+        return new KeyValue(key, seq, kind, value);
+      } catch (RuntimeException e) {
+        throw fail(path, e);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (rows instanceof Closeable) {
+        try {
+          ((Closeable) rows).close();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException("Cannot close data file " + path, e);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.lagoon.spark.read;
+
+import io.lagoon.core.mergetree.KeyComparator;
+import io.lagoon.core.mergetree.KeyValueFileReader;
+import io.lagoon.core.mergetree.KeyValueLayout;
+import io.lagoon.core.mergetree.engine.MergeFunctions;
+import io.lagoon.core.mergetree.read.MergeReadColumns;
+import io.lagoon.core.mergetree.read.MergeTreeReader;
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.Serializable;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * What executors need to merge sections of a primary-key table: the key-value file reader (built
+ * on the driver, reading only the value columns the merge needs), the schema that the merge
+ * function and record order are rebuilt from, and where each output column sits in a value row.
+ */
+final class MergeReadContext implements Serializable {
+  private final KeyValueFileReader source;
+  private final TableSchema schema;
+  final StructType required;
+  final int[] outputPositions;
+  final DataType[] outputTypes;
+
+  private MergeReadContext(KeyValueFileReader source, TableSchema schema, StructType required, int[] outputPositions) {
+    this.source = source;
+    this.schema = schema;
+    this.required = required;
+    this.outputPositions = outputPositions;
+    this.outputTypes = new DataType[outputPositions.length];
+    for (int i = 0; i < outputPositions.length; i++) outputTypes[i] = required.fields()[i].dataType();
+  }
+
+  static MergeReadContext build(SparkSession spark, FileStoreTable table, StructType required) {
+    TableSchema schema = table.schema();
+    Set<String> projected = new LinkedHashSet<>();
+    int[] positions = new int[required.fields().length];
+    for (int i = 0; i < positions.length; i++) {
+      StructField f = required.fields()[i];
+      projected.add(f.name());
+      positions[i] = schema.fieldIndex(f.name());
+      if (positions[i] < 0) throw new IllegalArgumentException("Column '" + f.name() + "' is not in table " + table.fullName());
+    }
+    Set<String> valueColumns = MergeReadColumns.valueColumns(schema, projected);
+    return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns), schema, required, positions);
+  }
+
+  /** A fresh reader (merge functions keep state, so one per task). */
+  MergeTreeReader newReader() {
+    return new MergeTreeReader(source, new KeyComparator(new KeyValueLayout(schema).keyTypes()),
+        MergeFunctions.recordOrder(schema.options(), schema.fields()),
+        MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()));
+  }
+}

@@ -1,0 +1,87 @@
+package io.lagoon.spark.read;
+
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.KeyValueLayout;
+import io.lagoon.core.mergetree.engine.MergeEngine;
+import io.lagoon.core.mergetree.engine.MergeOptions;
+import io.lagoon.core.mergetree.read.DeletionVectorGuard;
+import io.lagoon.core.mergetree.read.Section;
+import io.lagoon.core.mergetree.read.SectionRead;
+import io.lagoon.core.scan.DataSplit;
+import io.lagoon.core.scan.ScanPlan;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.connector.read.InputPartition;
+
+/**
+ * Input partitions of a primary-key table scan. Each bucket's files are split into sections:
+ * raw sections become byte ranges packed like an append table's files; merge sections of the same
+ * bucket are packed whole, in key order, into {@link MergeInputPartition}s of about
+ * {@code maxBytes}.
+ */
+final class PkPartitions {
+  final InputPartition[] partitions;
+  final long sectionsMerged;
+  final long sectionsRaw;
+  /** Level-0 files a deletion-vector table does not show yet. */
+  final long level0Hidden;
+
+  private PkPartitions(InputPartition[] partitions, long sectionsMerged, long sectionsRaw, long level0Hidden) {
+    this.partitions = partitions;
+    this.sectionsMerged = sectionsMerged;
+    this.sectionsRaw = sectionsRaw;
+    this.level0Hidden = level0Hidden;
+  }
+
+  boolean anyMerge() {
+    return sectionsMerged > 0;
+  }
+
+  static PkPartitions plan(FileStoreTable table, ScanPlan plan, long maxBytes, long openCost) {
+    List<PaimonType> keyTypes = new KeyValueLayout(table.schema()).keyTypes();
+    MergeEngine engine = new MergeOptions(table.schema().options()).engine();
+    boolean dvMode = DeletionVectorGuard.enabled(table);
+    List<LagoonInputPartition.FileRange> ranges = new ArrayList<>();
+    List<InputPartition> merges = new ArrayList<>();
+    long merged = 0;
+    long raw = 0;
+    long hidden = 0;
+    for (DataSplit split : plan.splits) {
+      String bucketDir = new Path(table.dir(), split.bucketPath).toString();
+      List<DataFileMeta> files = new ArrayList<>();
+      for (DataFileMeta f : split.files) {
+        if (dvMode && f.level == 0) hidden++;
+        else files.add(f);
+      }
+      List<Section> pending = new ArrayList<>();
+      long pendingBytes = 0;
+      for (SectionRead s : SectionRead.plan(files, keyTypes, engine)) {
+        if (s.raw) {
+          raw++;
+          DataFileMeta f = s.section.files().get(0);
+          String path = new Path(bucketDir, f.fileName).toString();
+          for (long start = 0; start < f.fileSize; start += maxBytes) {
+            ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize));
+          }
+          continue;
+        }
+        merged++;
+        long size = s.section.sizeInBytes() + openCost * s.section.files().size();
+        if (!pending.isEmpty() && pendingBytes + size > maxBytes) {
+          merges.add(new MergeInputPartition(bucketDir, pending));
+          pending = new ArrayList<>();
+          pendingBytes = 0;
+        }
+        pending.add(s.section);
+        pendingBytes += size;
+      }
+      if (!pending.isEmpty()) merges.add(new MergeInputPartition(bucketDir, pending));
+    }
+    List<InputPartition> all = new ArrayList<>(merges);
+    all.addAll(List.of(FilePacking.pack(ranges, maxBytes, openCost)));
+    return new PkPartitions(all.toArray(new InputPartition[0]), merged, raw, hidden);
+  }
+}
