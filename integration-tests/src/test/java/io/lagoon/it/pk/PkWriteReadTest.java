@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.TreeSet;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.Test;
  * latest row per key, overwrites replace partitions, and each key's files sit in the bucket
  * Paimon computes for it.
  */
-@Disabled("needs the core KeyValueTableWriter/KeyValueCommit (a stub on this branch) and primary-key reads")
 class PkWriteReadTest extends LagoonSparkTest {
 
   @BeforeAll

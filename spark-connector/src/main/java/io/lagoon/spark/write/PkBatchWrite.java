@@ -1,6 +1,8 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.KeyValueFileReader;
+import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
@@ -9,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -38,12 +41,16 @@ final class PkBatchWrite implements BatchWrite {
   }
 
   /**
-   * No compaction source yet: writers then only add level-0 files. An overwrite never compacts,
-   * since the files it could merge with are being replaced.
+   * Writers get a reader of the table's files so they can compact buckets that have too many
+   * sorted runs. An overwrite never compacts: the files it could merge with are being replaced.
    */
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new PkWriterFactory(table, baseSnapshotId, null);
+    KeyValueSource source = mode == LagoonWriteBuilder.OverwriteMode.NONE && !table.options().writeOnly()
+        ? KeyValueFileReader.build(SparkSession.active(), table, null) : null;
+    // An overwrite starts its buckets afresh (it may also change the bucket count).
+    long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
+    return new PkWriterFactory(table, base, source);
   }
 
   @Override
