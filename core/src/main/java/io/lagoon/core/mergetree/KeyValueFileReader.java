@@ -77,8 +77,10 @@ public final class KeyValueFileReader implements KeyValueSource {
     DataType[] types = new DataType[pos.length];
     for (int i = 0; i < pos.length; i++) types[i] = required.get(k + 2 + i).dataType();
     StructType requiredSchema = new StructType(required.toArray(new StructField[0]));
+    // A copy of the configuration: Spark's Parquet reader stores its read schema in the one it
+    // is given, which other readers of the same scan share.
     DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
-        table.io().hadoopConf(), false, Set.of("parquet", "orc"));
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, Set.of("parquet", "orc"));
     return new KeyValueFileReader(table.fullName(), reader, k, keyTypes, pos, types, values.size());
   }
 

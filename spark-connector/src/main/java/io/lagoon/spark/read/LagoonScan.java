@@ -126,8 +126,9 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
         if (format != null) formats.add(format);
       }
     }
+    // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
-        table.io().hadoopConf(), batch, formats);
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch, formats);
     MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required) : null;
     return new LagoonReaderFactory(reader, merge);
   }
