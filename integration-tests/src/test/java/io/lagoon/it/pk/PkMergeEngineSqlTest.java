@@ -43,13 +43,27 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
         + " FROM changes) WHERE rn = 1 AND op <> '-D'", t);
   }
 
+  /**
+   * Records arrive with out-of-order {@code ts}; the highest {@code ts} wins. Deletes come last: one
+   * with a higher {@code ts} removes its key, one with a lower {@code ts} is older than the row and
+   * changes nothing. (A delete followed by later rows is left out: once compaction has dropped a
+   * delete, a later row with a lower {@code ts} comes back, in Paimon as here.)
+   */
   @Test
   void deduplicateOrdersBySequenceFieldWhenRecordsArriveOutOfOrder() {
     String t = "lake.pk.seqfield";
     sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ", 'sequence.field' = 'ts')");
-    load(t, new ChangeStream(2, 12, 30, 12, 0.1, d -> d < 0.1 ? "-D" : "+I"));
+    load(t, new ChangeStream(2, 12, 30, 12, 0.1, d -> d < 0.3 ? "+U" : "+I"));
+    sql("INSERT INTO " + t + " VALUES (1, NULL, NULL, NULL, 5000, '-D'), (2, NULL, NULL, NULL, -1, '-D'),"
+        + " (3, NULL, NULL, NULL, 5000, '-D'), (4, NULL, NULL, NULL, -1, '-D')");
+    sql("CREATE OR REPLACE TEMPORARY VIEW all_changes AS SELECT * FROM changes UNION ALL SELECT * FROM VALUES"
+        + " (1, NULL, NULL, NULL, 5000L, '-D', 100000L), (2, NULL, NULL, NULL, -1L, '-D', 100001L),"
+        + " (3, NULL, NULL, NULL, 5000L, '-D', 100002L), (4, NULL, NULL, NULL, -1L, '-D', 100003L)"
+        + " AS d(id, a, b, c, ts, op, seq)");
     assertTable("SELECT id, a, b, c FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY ts DESC, seq DESC)"
-        + " AS rn FROM changes) WHERE rn = 1 AND op <> '-D'", t);
+        + " AS rn FROM all_changes) WHERE rn = 1 AND op <> '-D'", t);
+    assertEquals(list(), rows("SELECT id FROM " + t + " WHERE id IN (1, 3)"));
+    assertEquals(2, rows("SELECT id FROM " + t + " WHERE id IN (2, 4)").size());
   }
 
   @Test
@@ -70,12 +84,14 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
     String t = "lake.pk.agg";
     sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ", 'merge-engine' = 'aggregation',"
         + " 'fields.a.aggregate-function' = 'sum', 'fields.b.aggregate-function' = 'max',"
-        + " 'fields.b.ignore-retract' = 'true', 'fields.c.aggregate-function' = 'last_non_null_value',"
+        + " 'fields.b.ignore-retract' = 'true', 'fields.c.aggregate-function' = 'last_value',"
         + " 'fields.ts.aggregate-function' = 'max', 'fields.ts.ignore-retract' = 'true')");
     load(t, new ChangeStream(4, 12, 40, 15, 0.2, d -> d < 0.15 ? "-U" : "+I"));
-    // sum subtracts a -U; max ignores it; last_non_null_value: a -U resets to null.
+    // sum subtracts a -U; max ignores it; last_value takes the last record's value, null after a -U.
+    // (last_non_null_value is left out: Paimon merges a lone -U into a row whose null then cannot
+    // clear older values, so its result depends on how records were grouped into files.)
     assertTable("SELECT id, sum(IF(op = '-U', -a, a)), max(IF(op = '-U', NULL, b)),"
-        + " max_by(IF(op = '-U', NULL, c), IF(op = '-U' OR c IS NOT NULL, seq, NULL)) FROM changes GROUP BY id", t);
+        + " max_by(IF(op = '-U', NULL, c), seq) FROM changes GROUP BY id", t);
   }
 
   @Test

@@ -4,7 +4,6 @@ import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.mergetree.engine.MergeEngine;
 import io.lagoon.core.mergetree.engine.MergeOptions;
-import io.lagoon.core.mergetree.read.DeletionVectorGuard;
 import io.lagoon.core.mergetree.read.Section;
 import io.lagoon.core.mergetree.read.SectionRead;
 import io.lagoon.core.scan.DataSplit;
@@ -43,7 +42,7 @@ final class PkPartitions {
   static PkPartitions plan(FileStoreTable table, ScanPlan plan, long maxBytes, long openCost) {
     List<PaimonType> keyTypes = new KeyValueLayout(table.schema()).keyTypes();
     MergeEngine engine = new MergeOptions(table.schema().options()).engine();
-    boolean dvMode = DeletionVectorGuard.enabled(table);
+    boolean dvMode = io.lagoon.core.mergetree.LevelZeroVisibility.hidden(table.schema());
     List<LagoonInputPartition.FileRange> ranges = new ArrayList<>();
     List<InputPartition> merges = new ArrayList<>();
     long merged = 0;
@@ -53,7 +52,7 @@ final class PkPartitions {
       String bucketDir = new Path(table.dir(), split.bucketPath).toString();
       List<DataFileMeta> files = new ArrayList<>();
       for (DataFileMeta f : split.files) {
-        if (dvMode && f.level == 0) hidden++;
+        if (dvMode && f.level == 0) hidden++; // not visible until compacted, as in Paimon
         else files.add(f);
       }
       List<Section> pending = new ArrayList<>();

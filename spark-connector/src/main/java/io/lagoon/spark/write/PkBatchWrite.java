@@ -3,6 +3,7 @@ package io.lagoon.spark.write;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
@@ -42,12 +43,13 @@ final class PkBatchWrite implements BatchWrite {
 
   /**
    * Writers get a reader of the table's files so they can compact buckets that have too many
-   * sorted runs. An overwrite never compacts: the files it could merge with are being replaced.
+   * sorted runs. An overwrite compacts only its own files, and only where readers skip level 0.
    */
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    KeyValueSource source = mode == LagoonWriteBuilder.OverwriteMode.NONE && !table.options().writeOnly()
-        ? KeyValueFileReader.build(SparkSession.active(), table, null) : null;
+    boolean compact = !table.options().writeOnly() && (mode == LagoonWriteBuilder.OverwriteMode.NONE
+        || LevelZeroVisibility.hidden(table.schema()));
+    KeyValueSource source = compact ? KeyValueFileReader.build(SparkSession.active(), table, null) : null;
     // An overwrite starts its buckets afresh (it may also change the bucket count).
     long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
     return new PkWriterFactory(table, base, source);

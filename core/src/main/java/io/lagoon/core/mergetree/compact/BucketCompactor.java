@@ -30,6 +30,22 @@ public final class BucketCompactor {
   public static Optional<CompactResult> compact(FileStoreTable table, byte[] partition, int bucket,
                                                 List<DataFileMeta> files, KeyValueSource source, boolean full)
       throws IOException {
+    return compact(table, partition, bucket, files, source, full ? Mode.FULL : Mode.UNIVERSAL);
+  }
+
+  /** What a compaction picks. */
+  public enum Mode {
+    /** Paimon's universal compaction: only when the bucket's runs call for it. */
+    UNIVERSAL,
+    /** Universal, else every level-0 run moved up (tables whose readers skip level 0). */
+    FORCE_UP_LEVEL0,
+    /** Everything into the top level. */
+    FULL
+  }
+
+  public static Optional<CompactResult> compact(FileStoreTable table, byte[] partition, int bucket,
+                                                List<DataFileMeta> files, KeyValueSource source, Mode mode)
+      throws IOException {
     if (!table.hasPrimaryKey()) {
       throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key; "
           + "merge-tree compaction applies to primary-key tables only");
@@ -37,7 +53,8 @@ public final class BucketCompactor {
     TableOptions options = table.options();
     int numLevels = BucketRuns.numLevels(files, options.numLevels());
     List<LevelSortedRun> runs = BucketRuns.of(files, numLevels, FileKeys.of(table.schema()));
-    Optional<CompactUnit> unit = full ? UniversalCompaction.pickFull(numLevels, runs)
+    Optional<CompactUnit> unit = mode == Mode.FULL ? UniversalCompaction.pickFull(numLevels, runs)
+        : mode == Mode.FORCE_UP_LEVEL0 ? UniversalCompaction.of(options).pickForceUpLevel0(numLevels, runs)
         : UniversalCompaction.of(options).pick(numLevels, runs);
     if (unit.isEmpty()) return Optional.empty();
     int outputLevel = unit.get().outputLevel();

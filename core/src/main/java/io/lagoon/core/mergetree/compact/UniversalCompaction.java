@@ -51,6 +51,19 @@ public final class UniversalCompaction {
     return Optional.empty();
   }
 
+  /**
+   * For tables whose readers ignore level 0 (first-row, deletion vectors): the usual pick, else
+   * every level-0 run pushed up into the levels readers see, so no written row stays invisible.
+   */
+  public Optional<CompactUnit> pickForceUpLevel0(int numLevels, List<LevelSortedRun> runs) {
+    Optional<CompactUnit> usual = pick(numLevels, runs);
+    if (usual.isPresent()) return usual;
+    int level0 = 0;
+    while (level0 < runs.size() && runs.get(level0).level() == 0) level0++;
+    if (level0 == 0) return Optional.empty();
+    return Optional.of(unitOf(topLevel(numLevels), runs, level0));
+  }
+
   /** Everything into the top level, unless the bucket already is one run there. */
   public static Optional<CompactUnit> pickFull(int numLevels, List<LevelSortedRun> runs) {
     int maxLevel = topLevel(numLevels);

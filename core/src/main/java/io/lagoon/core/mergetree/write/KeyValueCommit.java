@@ -17,7 +17,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * Driver side of a primary-key write: commits every task's new files in one APPEND (or OVERWRITE)
- * snapshot, then what write-triggered compaction produced in one COMPACT snapshot. A compaction
+ * snapshot, then what write-triggered compaction produced in one COMPACT snapshot (an overwrite
+ * commits the compacted files directly). A compaction
  * that lost a race (a file it replaces is gone) is dropped and its outputs deleted; the appended
  * data stays, and a later compaction redoes the work.
  */
@@ -38,26 +39,47 @@ public final class KeyValueCommit {
       after.addAll(r.compactAfter);
     }
     FileStoreCommit commit = new FileStoreCommit(table);
+    if (overwritePartitions != null) {
+      overwrite(table, commit, results, added, before, after, overwritePartitions);
+      return;
+    }
     try {
-      if (overwritePartitions != null) {
-        commit.overwrite(added, overwritePartitions);
-      } else {
-        commit.append(added);
-      }
+      commit.append(added);
     } catch (IOException | RuntimeException e) {
       deleteWritten(table, results);
       throw e;
     }
     if (before.isEmpty() && after.isEmpty()) return;
-    if (overwritePartitions != null) {
-      deleteOutputs(table, before, after); // compaction of overwritten files is moot
-      return;
-    }
     try {
       commit.replace(before, after, CommitKind.COMPACT);
     } catch (CommitConflictException e) {
       deleteOutputs(table, before, after);
     }
+  }
+
+  /**
+   * An overwrite's compaction can only have merged the overwrite's own new files, so the snapshot
+   * takes the compacted set directly; the level-0 files it replaced are deleted afterwards.
+   */
+  private static void overwrite(FileStoreTable table, FileStoreCommit commit, List<KeyValueWriteResult> results,
+                                List<ManifestEntry> added, List<ManifestEntry> before, List<ManifestEntry> after,
+                                Predicate<InternalRow> partitions) throws IOException {
+    Set<ManifestEntry.FileId> replaced = new HashSet<>();
+    for (ManifestEntry e : before) replaced.add(e.id());
+    List<ManifestEntry> files = new ArrayList<>();
+    for (ManifestEntry e : added) if (!replaced.contains(e.id())) files.add(e);
+    files.addAll(after);
+    try {
+      commit.overwrite(files, partitions);
+    } catch (IOException | RuntimeException e) {
+      deleteWritten(table, results);
+      throw e;
+    }
+    Set<ManifestEntry.FileId> kept = new HashSet<>();
+    for (ManifestEntry e : after) kept.add(e.id());
+    List<ManifestEntry> obsolete = new ArrayList<>();
+    for (ManifestEntry e : before) if (!kept.contains(e.id())) obsolete.add(e);
+    delete(table, obsolete);
   }
 
   /** Deletes every file the tasks wrote (nothing of it was committed). */

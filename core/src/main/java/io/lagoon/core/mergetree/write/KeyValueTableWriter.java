@@ -1,6 +1,7 @@
 package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.data.BucketFunction;
@@ -8,6 +9,8 @@ import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.mergetree.engine.MergeEngine;
+import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
 import io.lagoon.core.mergetree.engine.RecordOrder;
 import io.lagoon.core.schema.TableSchema;
@@ -192,12 +195,23 @@ public final class KeyValueTableWriter {
     for (ManifestEntry e : fresh) byName.put(e.file.fileName, e);
     List<DataFileMeta> files = new ArrayList<>();
     for (ManifestEntry e : byName.values()) files.add(e.file);
-    Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, false);
+    BucketCompactor.Mode mode = compactionMode();
+    Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, mode);
     if (result.isEmpty()) return;
     for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
     for (DataFileMeta f : result.get().after()) {
       after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
     }
+  }
+
+  /**
+   * Paimon reads first-row tables without merging (level 0 hidden, no key in two levels), so a
+   * write leaves such a bucket one run at the top, its first rows kept; Paimon gets there by
+   * looking keys up in the levels above, Lagoon for now by merging the whole bucket.
+   */
+  private BucketCompactor.Mode compactionMode() {
+    if (new MergeOptions(schema.options()).engine() == MergeEngine.FIRST_ROW) return BucketCompactor.Mode.FULL;
+    return LevelZeroVisibility.hidden(schema) ? BucketCompactor.Mode.FORCE_UP_LEVEL0 : BucketCompactor.Mode.UNIVERSAL;
   }
 
   /** Deletes every file this writer produced. */
