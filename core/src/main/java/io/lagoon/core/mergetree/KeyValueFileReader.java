@@ -104,16 +104,28 @@ public final class KeyValueFileReader implements KeyValueSource {
         + ": " + e.getMessage(), e);
   }
 
-  /** One file's rows as key-value records; key and value rows are reused between records. */
+  /** One file's rows as key-value records; key and value rows are views reused between records. */
   private final class Records implements CloseableIterator<KeyValue> {
     private final Path path;
     private final scala.collection.Iterator<InternalRow> rows;
-    private final GenericInternalRow key = new GenericInternalRow(keyArity);
-    private final GenericInternalRow value = new GenericInternalRow(valueArity);
+    private final ProjectedRow key;
+    private final ProjectedRow value;
 
     Records(Path path, scala.collection.Iterator<InternalRow> rows) {
       this.path = path;
       this.rows = rows;
+      int[] keySources = new int[keyArity];
+      for (int i = 0; i < keyArity; i++) keySources[i] = i;
+      this.key = new ProjectedRow(keySources, keyTypes);
+      int[] valueSources = new int[valueArity];
+      java.util.Arrays.fill(valueSources, -1);
+      DataType[] allValueTypes = new DataType[valueArity];
+      for (int i = 0; i < valuePositions.length; i++) {
+        valueSources[valuePositions[i]] = keyArity + 2 + i;
+        allValueTypes[valuePositions[i]] = valueTypes[i];
+      }
+      for (int i = 0; i < valueArity; i++) if (allValueTypes[i] == null) allValueTypes[i] = org.apache.spark.sql.types.DataTypes.NullType;
+      this.value = new ProjectedRow(valueSources, allValueTypes);
     }
 
     @Override
@@ -129,15 +141,9 @@ public final class KeyValueFileReader implements KeyValueSource {
     public KeyValue next() {
       if (!hasNext()) throw new NoSuchElementException();
       try {
+        // Views into the file's row: nothing is boxed or copied until a merge keeps a record.
         InternalRow r = rows.next();
-        for (int i = 0; i < keyArity; i++) key.update(i, r.isNullAt(i) ? null : r.get(i, keyTypes[i]));
-        long seq = r.getLong(keyArity);
-        byte kind = r.getByte(keyArity + 1);
-        int base = keyArity + 2;
-        for (int i = 0; i < valuePositions.length; i++) {
-          value.update(valuePositions[i], r.isNullAt(base + i) ? null : r.get(base + i, valueTypes[i]));
-        }
-        return new KeyValue(key, seq, kind, value);
+        return new KeyValue(key.replace(r), r.getLong(keyArity), r.getByte(keyArity + 1), value.replace(r));
       } catch (RuntimeException e) {
         throw fail(path, e);
       }

@@ -75,7 +75,7 @@ public final class KeyValueFileWriter {
     keyStats.update(key);
     valueStats.update(value);
     if (firstKey == null) firstKey = key.copy();
-    lastKey = key; // copied in finish(): the caller keeps the last key unchanged until then
+    lastKey = key.copy(); // the caller may reuse its rows
     minSeq = Math.min(minSeq, kv.sequence());
     maxSeq = Math.max(maxSeq, kv.sequence());
     rows++;
@@ -92,7 +92,7 @@ public final class KeyValueFileWriter {
 
   /** Closes the file and describes it; an empty run yields no file. */
   public DataFileMeta finish() throws IOException {
-    InternalRow last = lastKey == null ? null : lastKey.copy();
+    InternalRow last = lastKey;
     writer.close();
     if (rows == 0) {
       table.io().delete(path, false);

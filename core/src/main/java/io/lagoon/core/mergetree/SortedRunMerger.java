@@ -17,6 +17,9 @@ import java.util.PriorityQueue;
  * dropped, which is right only when nothing older than the merged runs exists (a read of the
  * whole bucket, or a compaction into the bottom of it). {@link #keepingDeletes} keeps them as
  * stored records instead, so they still shadow older files that were not merged.
+ *
+ * <p>Each run must hold a key at most once (the LSM invariant). A returned record may point at a
+ * run's reused rows: it is valid until the next call to {@code hasNext} or {@code next}.
  */
 public final class SortedRunMerger implements Iterator<KeyValue> {
   private final PriorityQueue<Head> heads;
@@ -25,6 +28,9 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   private final MergeFunction merge;
   private final boolean keepDeletes;
   private final List<KeyValue> group = new ArrayList<>();
+  /** Heads whose records the last key used; they advance when the next key is asked for. */
+  private final List<Head> consumed = new ArrayList<>();
+  private final boolean loneAddIsResult;
   private KeyValue next;
 
   /** The current record of one run. */
@@ -64,6 +70,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     this.keys = keys;
     this.recordOrder = recordOrder;
     this.merge = merge;
+    this.loneAddIsResult = merge.loneAddIsResult();
     this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> {
       int c = keys.compare(a.current.key(), b.current.key());
       return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
@@ -73,7 +80,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
 
   @Override
   public boolean hasNext() {
-    while (next == null && !heads.isEmpty()) next = mergeNextKey();
+    while (next == null && (!heads.isEmpty() || !consumed.isEmpty())) next = mergeNextKey();
     return next != null;
   }
 
@@ -86,17 +93,21 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   }
 
   private KeyValue mergeNextKey() {
+    advanceConsumed();
+    if (heads.isEmpty()) return null;
     group.clear();
     Head first = heads.poll();
-    // Compare with the copy: advancing the run may overwrite the row its record pointed at.
-    KeyValue firstKv = copyOf(first.current);
-    group.add(firstKv);
-    if (first.advance()) heads.add(first);
-    while (!heads.isEmpty() && keys.compare(heads.peek().current.key(), firstKv.key()) == 0) {
+    consumed.add(first);
+    group.add(first.current);
+    // A sorted run holds each key once, so a key's records are the heads that share it. Heads
+    // advance only when the next key is asked for: until then every record stays valid and
+    // nothing needs copying.
+    while (!heads.isEmpty() && keys.compare(heads.peek().current.key(), first.current.key()) == 0) {
       Head h = heads.poll();
-      group.add(copyOf(h.current));
-      if (h.advance()) heads.add(h);
+      consumed.add(h);
+      group.add(h.current);
     }
+    if (group.size() == 1 && loneAddIsResult && first.current.isAdd()) return first.current;
     if (group.size() > 1) group.sort(recordOrder);
     merge.reset();
     for (KeyValue kv : group) merge.add(kv);
@@ -105,8 +116,9 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     return result == null || result.isRetract() ? null : result;
   }
 
-  /** Runs may reuse their row objects; a key group outlives the next advance, so it keeps copies. */
-  private static KeyValue copyOf(KeyValue kv) {
-    return new KeyValue(kv.key().copy(), kv.sequence(), kv.rowKind(), kv.value().copy());
+  private void advanceConsumed() {
+    for (Head h : consumed) if (h.advance()) heads.add(h);
+    consumed.clear();
   }
+
 }

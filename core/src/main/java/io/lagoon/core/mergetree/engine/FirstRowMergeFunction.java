@@ -49,4 +49,9 @@ final class FirstRowMergeFunction implements MergeFunction {
   public KeyValue result() {
     return first;
   }
+
+  @Override
+  public boolean loneAddIsResult() {
+    return true;
+  }
 }
