@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.types.DataType;
 
 /**
  * Writes one sorted run of key-value records (ascending, unique keys) into one data file of a
@@ -28,9 +26,7 @@ public final class KeyValueFileWriter {
   private final FormatWriter writer;
   private final StatsCollector keyStats;
   private final StatsCollector valueStats;
-  private final DataType[] keySparkTypes;
-  private final DataType[] valueSparkTypes;
-  private final Object[] physical;
+  private final KeyValueRow physical;
   private InternalRow firstKey;
   private InternalRow lastKey;
   private long minSeq = Long.MAX_VALUE;
@@ -48,13 +44,7 @@ public final class KeyValueFileWriter {
         table.options().fileCompression());
     this.keyStats = new StatsCollector(layout.keyTypes());
     this.valueStats = new StatsCollector(layout.valueTypes());
-    List<io.lagoon.core.types.PaimonType> kt = layout.keyTypes();
-    this.keySparkTypes = new DataType[kt.size()];
-    for (int i = 0; i < kt.size(); i++) keySparkTypes[i] = io.lagoon.core.types.SparkTypes.toSpark(kt.get(i));
-    List<io.lagoon.core.types.PaimonType> vt = layout.valueTypes();
-    this.valueSparkTypes = new DataType[vt.size()];
-    for (int i = 0; i < vt.size(); i++) valueSparkTypes[i] = io.lagoon.core.types.SparkTypes.toSpark(vt.get(i));
-    this.physical = new Object[layout.physicalFields().size()];
+    this.physical = new KeyValueRow(layout.keyArity(), layout.valueFields().size());
   }
 
   public Path path() {
@@ -64,14 +54,7 @@ public final class KeyValueFileWriter {
   public void write(KeyValue kv) throws IOException {
     InternalRow key = kv.key();
     InternalRow value = kv.value();
-    int k = layout.keyArity();
-    for (int i = 0; i < k; i++) physical[i] = key.isNullAt(i) ? null : key.get(i, keySparkTypes[i]);
-    physical[k] = kv.sequence();
-    physical[k + 1] = kv.rowKind();
-    for (int i = 0; i < valueSparkTypes.length; i++) {
-      physical[k + 2 + i] = value.isNullAt(i) ? null : value.get(i, valueSparkTypes[i]);
-    }
-    writer.write(new GenericInternalRow(physical));
+    writer.write(physical.replace(kv));
     keyStats.update(key);
     valueStats.update(value);
     if (firstKey == null) firstKey = key.copy();
