@@ -74,6 +74,7 @@ public final class DataFileReader implements Serializable {
     opts.put("datetimeRebaseMode", "CORRECTED");
     opts.put("int96RebaseMode", "CORRECTED");
     scala.collection.immutable.Map<String, String> options = toScala(opts);
+    filters = MillisSafeFilters.pushable(filters);
     scala.collection.Seq<Filter> pushed = JavaConverters.asScalaBuffer(filters).toSeq();
     StructType noPartitions = new StructType();
     Function1<PartitionedFile, Iterator<InternalRow>> pq = new ParquetFileFormat()
