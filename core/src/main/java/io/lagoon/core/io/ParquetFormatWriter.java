@@ -1,6 +1,8 @@
 package io.lagoon.core.io;
 
+import io.lagoon.core.types.DataField;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -15,21 +17,25 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes Parquet through Spark's own InternalRow write support, configured for the layout Paimon
- * reads: standard 3-level lists and maps, INT64 microsecond timestamps, field ids.
+ * reads: standard 3-level lists and maps, field ids, and timestamps stored by their declared
+ * precision ({@link PaimonParquetWriteSupport}).
  */
 public final class ParquetFormatWriter implements FormatWriter {
   private final ParquetWriter<InternalRow> writer;
   private final Path path;
   private final Configuration conf;
 
-  public ParquetFormatWriter(Configuration base, Path path, StructType schema, String compression) throws IOException {
+  /** {@code schema} is the Spark form of {@code fields} (same order), with field ids in its metadata. */
+  public ParquetFormatWriter(Configuration base, Path path, StructType schema, List<DataField> fields, String compression)
+      throws IOException {
     this.path = path;
     this.conf = new Configuration(base);
     conf.set("org.apache.spark.sql.parquet.row.attributes", schema.json());
     conf.set("spark.sql.parquet.writeLegacyFormat", "false");
+    // Spark hands over every timestamp as micros; PaimonParquetWriteSupport stores it by precision.
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS");
     conf.set("spark.sql.parquet.fieldId.write.enabled", "true");
-    this.writer = new Builder(path, conf)
+    this.writer = new Builder(path, conf, fields)
         .withCompressionCodec(codec(compression))
         .withWriteMode(ParquetFileWriter.Mode.CREATE)
         .withRowGroupSize(conf.getLong("parquet.block.size", ParquetWriter.DEFAULT_BLOCK_SIZE))
@@ -80,8 +86,11 @@ public final class ParquetFormatWriter implements FormatWriter {
   }
 
   private static final class Builder extends ParquetWriter.Builder<InternalRow, Builder> {
-    Builder(Path path, Configuration conf) throws IOException {
+    private final List<DataField> fields;
+
+    Builder(Path path, Configuration conf, List<DataField> fields) throws IOException {
       super(HadoopOutputFile.fromPath(path, conf));
+      this.fields = fields;
     }
 
     @Override
@@ -96,7 +105,7 @@ public final class ParquetFormatWriter implements FormatWriter {
       SQLConf sqlConf = new SQLConf();
       sqlConf.setConfString("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED");
       sqlConf.setConfString("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED");
-      return SQLConf.withExistingConf(sqlConf, ParquetWriteSupport::new);
+      return new PaimonParquetWriteSupport(SQLConf.withExistingConf(sqlConf, ParquetWriteSupport::new), fields);
     }
   }
 }

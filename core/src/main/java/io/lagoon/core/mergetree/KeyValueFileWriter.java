@@ -41,7 +41,7 @@ public final class KeyValueFileWriter {
     String format = table.options().fileFormat();
     this.path = new Path(bucketDir, "data-" + UUID.randomUUID() + "-0." + format);
     this.writer = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), path, layout.sparkSchema(),
-        table.options().fileCompression());
+        layout.physicalFields(), table.options().fileCompression());
     this.keyStats = new StatsCollector(layout.keyTypes());
     this.valueStats = new StatsCollector(layout.valueTypes());
     this.physical = new KeyValueRow(layout.keyArity(), layout.valueFields().size());

@@ -20,7 +20,10 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
@@ -71,6 +74,7 @@ public final class DataFileReader implements Serializable {
     opts.put("datetimeRebaseMode", "CORRECTED");
     opts.put("int96RebaseMode", "CORRECTED");
     scala.collection.immutable.Map<String, String> options = toScala(opts);
+    filters = MillisSafeFilters.pushable(filters);
     scala.collection.Seq<Filter> pushed = JavaConverters.asScalaBuffer(filters).toSeq();
     StructType noPartitions = new StructType();
     Function1<PartitionedFile, Iterator<InternalRow>> pq = new ParquetFileFormat()
@@ -79,14 +83,13 @@ public final class DataFileReader implements Serializable {
     DataFileReader reader = new DataFileReader(pq, oc, batch);
     // Paimon stores TIMESTAMP(7..9) as INT96, which Spark's Parquet reader refuses as TIMESTAMP_NTZ.
     // Such files are read with those columns declared TIMESTAMP: an INT96 value is the wall clock as
-    // UTC, so its microseconds are the TIMESTAMP_NTZ value (the types differ only in name).
+    // UTC, so its microseconds are the TIMESTAMP_NTZ value (the types differ only in name). This
+    // holds inside arrays, maps and structs too, where values keep their position.
     List<String> ntz = new java.util.ArrayList<>();
-    for (StructField f : required.fields()) if (f.dataType() instanceof TimestampNTZType) ntz.add(f.name());
+    for (StructField f : required.fields()) if (containsNtz(f.dataType())) ntz.add(f.name());
     if (!ntz.isEmpty()) {
       List<Filter> others = new java.util.ArrayList<>();
-      for (Filter f : filters) {
-        if (java.util.Collections.disjoint(java.util.Arrays.asList(f.references()), ntz)) others.add(f);
-      }
+      for (Filter f : filters) if (!refersTo(f, ntz)) others.add(f);
       reader.parquetInt96 = new ParquetFileFormat().buildReaderWithPartitionValues(spark, ntzAsTimestamp(dataSchema),
           noPartitions, ntzAsTimestamp(required), JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
       reader.ntzColumns = ntz;
@@ -95,32 +98,68 @@ public final class DataFileReader implements Serializable {
     return reader;
   }
 
-  private static StructType ntzAsTimestamp(StructType schema) {
-    StructField[] out = schema.fields().clone();
-    for (int i = 0; i < out.length; i++) {
-      if (out[i].dataType() instanceof TimestampNTZType) {
-        out[i] = new StructField(out[i].name(), DataTypes.TimestampType, out[i].nullable(), out[i].metadata());
-      }
+  /** Whether a filter reads one of the columns or a field nested in one ({@code col.field}). */
+  private static boolean refersTo(Filter f, List<String> columns) {
+    for (String ref : f.references()) {
+      for (String c : columns) if (ref.equals(c) || ref.startsWith(c + ".")) return true;
     }
-    return new StructType(out);
+    return false;
   }
 
-  /** Whether a Parquet file stores one of the required TIMESTAMP_NTZ columns as INT96 (its footer says). */
+  private static boolean containsNtz(DataType t) {
+    if (t instanceof TimestampNTZType) return true;
+    if (t instanceof ArrayType) return containsNtz(((ArrayType) t).elementType());
+    if (t instanceof MapType) return containsNtz(((MapType) t).keyType()) || containsNtz(((MapType) t).valueType());
+    if (t instanceof StructType) {
+      for (StructField f : ((StructType) t).fields()) if (containsNtz(f.dataType())) return true;
+    }
+    return false;
+  }
+
+  private static StructType ntzAsTimestamp(StructType schema) {
+    return (StructType) ntzAsTimestamp((DataType) schema);
+  }
+
+  private static DataType ntzAsTimestamp(DataType t) {
+    if (t instanceof TimestampNTZType) return DataTypes.TimestampType;
+    if (t instanceof ArrayType) {
+      ArrayType a = (ArrayType) t;
+      return new ArrayType(ntzAsTimestamp(a.elementType()), a.containsNull());
+    }
+    if (t instanceof MapType) {
+      MapType m = (MapType) t;
+      return new MapType(ntzAsTimestamp(m.keyType()), ntzAsTimestamp(m.valueType()), m.valueContainsNull());
+    }
+    if (t instanceof StructType) {
+      StructField[] out = ((StructType) t).fields().clone();
+      for (int i = 0; i < out.length; i++) {
+        out[i] = new StructField(out[i].name(), ntzAsTimestamp(out[i].dataType()), out[i].nullable(), out[i].metadata());
+      }
+      return new StructType(out);
+    }
+    return t;
+  }
+
+  /**
+   * Whether a Parquet file stores an INT96 value in one of the columns holding TIMESTAMP_NTZ (its
+   * footer says); INT96 is only ever a timestamp, and reading an LTZ one this way changes nothing.
+   */
   private boolean hasInt96Ntz(Path path) {
     try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf.get()))) {
       MessageType schema = r.getFooter().getFileMetaData().getSchema();
       for (String name : ntzColumns) {
-        if (schema.containsField(name)) {
-          Type t = schema.getType(name);
-          if (t.isPrimitive() && t.asPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT96) {
-            return true;
-          }
-        }
+        if (schema.containsField(name) && hasInt96(schema.getType(name))) return true;
       }
       return false;
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot read the footer of " + path + ": " + e.getMessage(), e);
     }
+  }
+
+  private static boolean hasInt96(Type t) {
+    if (t.isPrimitive()) return t.asPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT96;
+    for (Type child : t.asGroupType().getFields()) if (hasInt96(child)) return true;
+    return false;
   }
 
   @SuppressWarnings("unchecked")

@@ -78,7 +78,8 @@ public final class RollingFileWriter {
     String format = table.options().fileFormat();
     String name = "data-" + uuid + "-" + (fileCounter++) + "." + format;
     currentPath = new Path(bucketDir, name);
-    current = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), currentPath, fileSchema, table.options().fileCompression());
+    current = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), currentPath, fileSchema,
+        table.schema().fields(), table.options().fileCompression());
     stats = new StatsCollector(types);
     rows = 0;
     firstSequence = sequence;
