@@ -4,7 +4,8 @@ import io.lagoon.core.mergetree.CloseableIterator;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -13,7 +14,6 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 final class MergedRowsReader implements PartitionReader<InternalRow> {
   private final MergeReadContext context;
   private final CloseableIterator<KeyValue> records;
-  private final GenericInternalRow projected;
   private final UnsafeProjection toUnsafe;
   private InternalRow current;
   private long rows;
@@ -21,19 +21,18 @@ final class MergedRowsReader implements PartitionReader<InternalRow> {
   MergedRowsReader(MergeInputPartition partition, MergeReadContext context) {
     this.context = context;
     this.records = context.newReader().read(new Path(partition.bucketDir()), partition.sections());
-    this.projected = new GenericInternalRow(context.outputPositions.length);
-    this.toUnsafe = UnsafeProjection.create(context.required);
+    // Reads the scan's columns straight out of the merged value row, without boxing.
+    java.util.List<Expression> columns = new java.util.ArrayList<>();
+    for (int i = 0; i < context.outputPositions.length; i++) {
+      columns.add(new BoundReference(context.outputPositions[i], context.outputTypes[i], true));
+    }
+    this.toUnsafe = UnsafeProjection.create(scala.collection.JavaConverters.asScalaBuffer(columns).toSeq());
   }
 
   @Override
   public boolean next() {
     if (!records.hasNext()) return false;
-    InternalRow value = records.next().value();
-    for (int i = 0; i < context.outputPositions.length; i++) {
-      int p = context.outputPositions[i];
-      projected.update(i, value.isNullAt(p) ? null : value.get(p, context.outputTypes[i]));
-    }
-    current = toUnsafe.apply(projected);
+    current = toUnsafe.apply(records.next().value());
     rows++;
     return true;
   }
