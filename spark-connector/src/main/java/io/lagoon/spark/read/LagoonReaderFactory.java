@@ -9,9 +9,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Ships the readers to executors and opens one per input partition: file ranges through the data
- * file reader (columnar when it was built for batches), merge partitions row by row through the
- * merge context. Spark refuses a scan that mixes columnar and row partitions, so a scan with any
- * merge partition builds its file reader for rows (see {@link LagoonScan#createReaderFactory}).
+ * file reader (columnar when it was built for batches), merge partitions through the merge
+ * context. Spark refuses a scan that mixes columnar and row partitions, so when the file reader
+ * returns batches, merged rows are packed into batches too (see {@link LagoonScan#createReaderFactory}).
  */
 public class LagoonReaderFactory implements PartitionReaderFactory {
   private final DataFileReader reader;
@@ -24,7 +24,7 @@ public class LagoonReaderFactory implements PartitionReaderFactory {
 
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
-    return partition instanceof LagoonInputPartition && reader.batch();
+    return reader.batch();
   }
 
   @Override
@@ -35,6 +35,7 @@ public class LagoonReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+    if (partition instanceof MergeInputPartition) return new MergedBatchReader((MergeInputPartition) partition, merge);
     return new FileRangesReader<>((LagoonInputPartition) partition, reader);
   }
 }

@@ -118,7 +118,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
     boolean merging = table.hasPrimaryKey() && pkPartitions().anyMerge();
-    boolean batch = !merging && DataFileReader.supportsBatch(spark, required);
+    // Merged rows become batches only when raw files are there to gain from the vectorized reader.
+    boolean batch = DataFileReader.supportsBatch(spark, required) && (!merging || pkPartitions().sectionsRaw > 0);
     java.util.Set<String> formats = new java.util.HashSet<>();
     for (DataSplit split : plan().splits) {
       for (DataFileMeta f : split.files) {
