@@ -1,6 +1,6 @@
 package io.lagoon.spark.read;
 
-import io.lagoon.core.mergetree.read.Section;
+import io.lagoon.core.mergetree.Section;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
 

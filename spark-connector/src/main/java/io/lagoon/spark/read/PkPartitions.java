@@ -4,7 +4,7 @@ import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.mergetree.engine.MergeEngine;
 import io.lagoon.core.mergetree.engine.MergeOptions;
-import io.lagoon.core.mergetree.read.Section;
+import io.lagoon.core.mergetree.Section;
 import io.lagoon.core.mergetree.read.SectionRead;
 import io.lagoon.core.scan.DataSplit;
 import io.lagoon.core.scan.ScanPlan;

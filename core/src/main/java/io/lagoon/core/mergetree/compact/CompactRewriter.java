@@ -1,7 +1,11 @@
 package io.lagoon.core.mergetree.compact;
 
 import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.mergetree.KeySections;
+import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.RunIterator;
+import io.lagoon.core.mergetree.Section;
 import io.lagoon.core.mergetree.SortedRunMerger;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunction;
@@ -51,7 +55,7 @@ public final class CompactRewriter {
     List<DataFileMeta> written = new ArrayList<>();
     List<List<SortedRun>> pending = new ArrayList<>();
     try {
-      for (List<SortedRun> section : KeySections.of(files, keys)) {
+      for (List<SortedRun> section : sections(files)) {
         if (section.size() > 1) {
           pending.add(section);
           continue;
@@ -99,6 +103,17 @@ public final class CompactRewriter {
       for (SortedRun run : section) before.addAll(run.files());
     }
     pending.clear();
+  }
+
+  /** Key sections of the files, each as its sorted runs. */
+  private List<List<SortedRun>> sections(List<DataFileMeta> files) {
+    List<List<SortedRun>> out = new ArrayList<>();
+    for (Section s : KeySections.split(files, new KeyValueLayout(table.schema()).keyTypes())) {
+      List<SortedRun> runs = new ArrayList<>();
+      for (List<DataFileMeta> run : s.runs()) runs.add(SortedRun.ofSorted(run));
+      out.add(runs);
+    }
+    return out;
   }
 
   private void writeSection(List<SortedRun> section, boolean dropDelete, RollingKeyValueWriter out)

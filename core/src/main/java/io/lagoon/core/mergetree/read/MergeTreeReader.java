@@ -1,5 +1,7 @@
 package io.lagoon.core.mergetree.read;
 
+import io.lagoon.core.mergetree.Section;
+import io.lagoon.core.mergetree.RunIterator;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.CloseableIterator;
 import io.lagoon.core.mergetree.KeyComparator;
@@ -56,7 +58,7 @@ public final class MergeTreeReader {
         if (!sections.hasNext()) return false;
         List<Iterator<KeyValue>> runs = new ArrayList<>();
         for (List<DataFileMeta> run : sections.next().runs()) {
-          RunIterator it = new RunIterator(bucketDir, run);
+          RunIterator it = new RunIterator(source, bucketDir, run);
           open.add(it);
           runs.add(it);
         }
@@ -80,40 +82,6 @@ public final class MergeTreeReader {
     @Override
     public void close() {
       closeOpen();
-    }
-  }
-
-  /** The records of one sorted run: its files one after another, each opened when reached. */
-  private final class RunIterator implements CloseableIterator<KeyValue> {
-    private final Path bucketDir;
-    private final Iterator<DataFileMeta> files;
-    private CloseableIterator<KeyValue> file;
-
-    RunIterator(Path bucketDir, List<DataFileMeta> files) {
-      this.bucketDir = bucketDir;
-      this.files = files.iterator();
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (file == null || !file.hasNext()) {
-        close();
-        if (!files.hasNext()) return false;
-        file = source.open(bucketDir, files.next());
-      }
-      return true;
-    }
-
-    @Override
-    public KeyValue next() {
-      if (!hasNext()) throw new NoSuchElementException();
-      return file.next();
-    }
-
-    @Override
-    public void close() {
-      if (file != null) file.close();
-      file = null;
     }
   }
 }

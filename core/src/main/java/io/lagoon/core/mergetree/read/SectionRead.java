@@ -1,5 +1,7 @@
 package io.lagoon.core.mergetree.read;
 
+import io.lagoon.core.mergetree.Section;
+import io.lagoon.core.mergetree.KeySections;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.engine.MergeEngine;
 import io.lagoon.core.types.PaimonType;

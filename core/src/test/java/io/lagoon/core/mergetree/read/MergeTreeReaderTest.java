@@ -1,5 +1,6 @@
 package io.lagoon.core.mergetree.read;
 
+import io.lagoon.core.mergetree.KeySections;
 import static io.lagoon.core.mergetree.read.SectionTestFiles.KEY_TYPES;
 import static io.lagoon.core.mergetree.read.SectionTestFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;

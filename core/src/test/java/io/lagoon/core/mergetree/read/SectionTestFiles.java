@@ -1,5 +1,6 @@
 package io.lagoon.core.mergetree.read;
 
+import io.lagoon.core.mergetree.Section;
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.SimpleStats;
@@ -10,26 +11,26 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 
 /** Data-file metadata with INT key ranges, for section tests. */
-final class SectionTestFiles {
-  static final List<PaimonType> KEY_TYPES = List.of(PaimonType.of(TypeRoot.INT));
+public final class SectionTestFiles {
+  public static final List<PaimonType> KEY_TYPES = List.of(PaimonType.of(TypeRoot.INT));
 
   private SectionTestFiles() {}
 
-  static DataFileMeta file(String name, int minKey, int maxKey, int level, Long deletes) {
+  public static DataFileMeta file(String name, int minKey, int maxKey, int level, Long deletes) {
     return new DataFileMeta(name, 100, maxKey - minKey + 1, key(minKey), key(maxKey), SimpleStats.EMPTY,
         SimpleStats.EMPTY, 0, 0, 0, level, List.of(), 0L, deletes, null, 0, null, null);
   }
 
-  static DataFileMeta file(String name, int minKey, int maxKey) {
+  public static DataFileMeta file(String name, int minKey, int maxKey) {
     return file(name, minKey, maxKey, 0, 0L);
   }
 
-  static byte[] key(int k) {
+  public static byte[] key(int k) {
     return BinaryRows.serialize(new GenericInternalRow(new Object[] {k}), KEY_TYPES);
   }
 
   /** Sections as nested file-name lists: section, run, file. */
-  static List<List<List<String>>> names(List<Section> sections) {
+  public static List<List<List<String>>> names(List<Section> sections) {
     List<List<List<String>>> out = new ArrayList<>();
     for (Section s : sections) {
       List<List<String>> runs = new ArrayList<>();

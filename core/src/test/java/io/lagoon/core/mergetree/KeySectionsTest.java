@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree.read;
+package io.lagoon.core.mergetree;
 
 import static io.lagoon.core.mergetree.read.SectionTestFiles.KEY_TYPES;
 import static io.lagoon.core.mergetree.read.SectionTestFiles.file;

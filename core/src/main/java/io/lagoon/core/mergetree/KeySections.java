@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree.read;
+package io.lagoon.core.mergetree;
 
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.manifest.DataFileMeta;

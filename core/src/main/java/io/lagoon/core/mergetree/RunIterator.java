@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree.compact;
+package io.lagoon.core.mergetree;
 
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.CloseableIterator;
@@ -13,13 +13,13 @@ import org.apache.hadoop.fs.Path;
  * Reads the files of one sorted run back to back, opening each only when the previous one is
  * used up, so a merge holds one open file per run rather than one per file.
  */
-final class RunIterator implements CloseableIterator<KeyValue> {
+public final class RunIterator implements CloseableIterator<KeyValue> {
   private final KeyValueSource source;
   private final Path bucketDir;
   private final Iterator<DataFileMeta> files;
   private CloseableIterator<KeyValue> current;
 
-  RunIterator(KeyValueSource source, Path bucketDir, List<DataFileMeta> files) {
+  public RunIterator(KeyValueSource source, Path bucketDir, List<DataFileMeta> files) {
     this.source = source;
     this.bucketDir = bucketDir;
     this.files = files.iterator();
