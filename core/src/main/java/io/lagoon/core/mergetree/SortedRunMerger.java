@@ -30,7 +30,6 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   private final List<KeyValue> group = new ArrayList<>();
   /** Heads whose records the last key used; they advance when the next key is asked for. */
   private final List<Head> consumed = new ArrayList<>();
-  private final boolean loneAddIsResult;
   private KeyValue next;
 
   /** The current record of one run. */
@@ -70,7 +69,6 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     this.keys = keys;
     this.recordOrder = recordOrder;
     this.merge = merge;
-    this.loneAddIsResult = merge.loneAddIsResult();
     this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> {
       int c = keys.compare(a.current.key(), b.current.key());
       return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
@@ -107,7 +105,12 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
       consumed.add(h);
       group.add(h.current);
     }
-    if (group.size() == 1 && loneAddIsResult && first.current.isAdd()) return first.current;
+    if (group.size() == 1) {
+      // As Paimon: a key's only record is passed through unmerged; a lone retraction is dropped
+      // by a read and kept by a compaction that keeps deletes.
+      KeyValue only = first.current;
+      return keepDeletes || only.isAdd() ? only : null;
+    }
     if (group.size() > 1) group.sort(recordOrder);
     merge.reset();
     for (KeyValue kv : group) merge.add(kv);

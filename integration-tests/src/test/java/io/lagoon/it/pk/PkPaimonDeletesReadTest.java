@@ -103,18 +103,12 @@ class PkPaimonDeletesReadTest extends LagoonSparkTest {
     /**
      * A key whose only record is a retraction. Paimon passes a key's lone record through without
      * the merge function, so a lone -D/-U stays a retraction and the read drops it: the key has no
-     * row. Lagoon runs the aggregate merge function over it (SortedRunMerger applies the function
-     * to every group except a lone add), which turns it into an INSERT row of retracted values, so
-     * Lagoon shows {@code id=9, v=null, w=null, s=null, ts=null} that Paimon does not. Found by
-     * seed 1 above: {@code -D id=9 v=null w=6 s=s6 ts=1} in the second commit, alone in its level-0
-     * file's key range. Lagoon's writer and compaction do the same to a lone retraction
-     * ({@code BucketWriter.flushGroup} and {@code storedResult()}), so they store an +I where
-     * Paimon keeps the -D; fixing only the read would leave Lagoon-written files disagreeing.
+     * row. Lagoon once ran the aggregate merge function over it, turning it into an INSERT row of
+     * retracted values ({@code id=9, v=null, ...}); found with seed 1: {@code -D id=9 v=null w=6
+     * s=s6 ts=1} alone in its level-0 file's key range. Lagoon's merger, writer and compaction now
+     * pass a key's lone record through unmerged, as Paimon does.
      */
     @org.junit.jupiter.api.Test
-    @org.junit.jupiter.api.Disabled("Lagoon reads a key whose only record is a retraction on an aggregation table as an"
-            + " INSERT row of retracted values (merge function applied to a lone record); Paimon passes the lone"
-            + " retraction through and drops it, showing no row. Read, write and compaction all need the change.")
     void loneRetractionOfAnAggregationKeyIsNoRow() {
         Schema.Builder sb = Schema.newBuilder();
         for (org.apache.paimon.types.DataField f : ROW_TYPE.getFields()) sb.column(f.name(), f.type());

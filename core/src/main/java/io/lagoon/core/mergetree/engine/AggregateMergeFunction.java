@@ -24,8 +24,9 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
  *       remove the whole row; records after it start a new row;</li>
  *   <li>{@code ignore-delete}=true drops every {@code -U}/{@code -D} record.</li>
  * </ul>
- * A key whose records are all retractions still yields a row (for example a negative sum), as
- * in Paimon, unless a {@code -D} removed it.
+ * Two or more records that are all retractions still yield a row (for example a negative sum),
+ * as in Paimon, unless a {@code -D} removed it; a key's lone record never reaches a merge
+ * function (see {@code SortedRunMerger}), so a lone retraction is no row.
  */
 final class AggregateMergeFunction implements MergeFunction {
   private final Values.Getter[] getters;

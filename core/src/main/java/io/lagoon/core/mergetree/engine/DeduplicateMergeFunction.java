@@ -51,9 +51,4 @@ final class DeduplicateMergeFunction implements MergeFunction {
   public KeyValue storedResult() {
     return latest;
   }
-
-  @Override
-  public boolean loneAddIsResult() {
-    return true;
-  }
 }

@@ -49,9 +49,4 @@ final class FirstRowMergeFunction implements MergeFunction {
   public KeyValue result() {
     return first;
   }
-
-  @Override
-  public boolean loneAddIsResult() {
-    return true;
-  }
 }

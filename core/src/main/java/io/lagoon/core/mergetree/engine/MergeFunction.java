@@ -37,14 +37,6 @@ public interface MergeFunction {
     return result();
   }
 
-  /**
-   * Whether a key's only record, when it adds a row ({@code +I}/{@code +U}), is its own result,
-   * so a merge may skip the function (and the copies it makes).
-   */
-  default boolean loneAddIsResult() {
-    return false;
-  }
-
   /** Convenience: resets, adds every record in iteration order and returns the result. */
   default KeyValue merge(Iterable<KeyValue> records) {
     reset();

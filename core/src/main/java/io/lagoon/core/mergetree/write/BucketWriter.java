@@ -5,6 +5,7 @@ import io.lagoon.core.mergetree.KeyValueFileWriter;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunction;
+import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.engine.RecordOrder;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
@@ -29,6 +30,7 @@ final class BucketWriter {
   private final RecordOrder order;
   private final MergeFunction merge;
   private final long targetFileSize;
+  private final boolean ignoreDelete;
   private final List<KeyValue> group = new ArrayList<>();
   private final List<DataFileMeta> written = new ArrayList<>();
   private KeyValueFileWriter file;
@@ -45,10 +47,12 @@ final class BucketWriter {
     this.order = order;
     this.merge = merge;
     this.targetFileSize = table.options().targetFileSize();
+    this.ignoreDelete = new MergeOptions(table.schema().options()).ignoreDelete();
   }
 
   /** Adds a record; key and value must not change afterwards (the caller passes copies). */
   void write(InternalRow key, byte kind, InternalRow value) throws IOException {
+    if (ignoreDelete && !KeyValue.isAdd(kind)) return; // 'ignore-delete': retractions never land
     KeyValue kv = new KeyValue(key, nextSequence++, kind, value);
     if (!group.isEmpty() && keys.compare(key, group.get(0).key()) == 0) {
       group.add(kv);
@@ -61,8 +65,8 @@ final class BucketWriter {
   private void flushGroup() throws IOException {
     if (group.isEmpty()) return;
     KeyValue out;
-    if (group.size() == 1 && group.get(0).isAdd()) {
-      out = group.get(0); // a lone insert is its own merge result
+    if (group.size() == 1) {
+      out = group.get(0); // as Paimon: a key's only record is stored unmerged
     } else {
       if (order.hasSequenceFields()) order.sort(group);
       merge.reset();

@@ -40,14 +40,18 @@ class CompactionModelTest {
     List<List<KeyValue>> written = new ArrayList<>();
     List<DataFileMeta> live = new ArrayList<>();
     long seq = 0;
+    // Retractions only for keys written before: a key's lone retraction is passed through
+    // unmerged and dropped (as Paimon does), so whether it counts would depend on grouping.
+    java.util.Set<Integer> added = new java.util.HashSet<>();
     for (int step = 0; step < 14; step++) {
       for (int n = rnd.nextInt(3); n >= 0; n--) {
         TreeMap<Integer, KeyValue> recs = new TreeMap<>();
         for (int i = 0; i < 1 + rnd.nextInt(12); i++) {
           int id = rnd.nextInt(30);
-          byte kind = rnd.nextInt(5) == 0 ? KeyValue.DELETE : KeyValue.INSERT;
+          byte kind = rnd.nextInt(5) == 0 && added.contains(id) ? KeyValue.DELETE : KeyValue.INSERT;
           recs.put(id, t.kv(0, id, seq++, kind, (long) rnd.nextInt(100)));
         }
+        for (KeyValue kv : recs.values()) if (kv.isAdd()) added.add(kv.key().getInt(0));
         List<KeyValue> records = new ArrayList<>(recs.values());
         written.add(records);
         live.add(t.write(0, 0, records));
