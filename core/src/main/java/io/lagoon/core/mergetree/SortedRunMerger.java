@@ -30,6 +30,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   private final List<KeyValue> group = new ArrayList<>();
   /** Heads whose records the last key used; they advance when the next key is asked for. */
   private final List<Head> consumed = new ArrayList<>();
+  private final boolean lastRecordWins;
   private KeyValue next;
 
   /** The current record of one run. */
@@ -69,6 +70,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     this.keys = keys;
     this.recordOrder = recordOrder;
     this.merge = merge;
+    this.lastRecordWins = merge.resultIsLastRecord();
     this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> {
       int c = keys.compare(a.current.key(), b.current.key());
       return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
@@ -111,7 +113,12 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
       KeyValue only = first.current;
       return keepDeletes || only.isAdd() ? only : null;
     }
-    if (group.size() > 1) group.sort(recordOrder);
+    group.sort(recordOrder);
+    if (lastRecordWins) {
+      // Records stay valid until the next key: take the winner without copying it.
+      KeyValue last = group.get(group.size() - 1);
+      return keepDeletes || last.isAdd() ? last : null;
+    }
     merge.reset();
     for (KeyValue kv : group) merge.add(kv);
     if (keepDeletes) return merge.storedResult();

@@ -51,4 +51,9 @@ final class DeduplicateMergeFunction implements MergeFunction {
   public KeyValue storedResult() {
     return latest;
   }
+
+  @Override
+  public boolean resultIsLastRecord() {
+    return !ignoreDelete;
+  }
 }

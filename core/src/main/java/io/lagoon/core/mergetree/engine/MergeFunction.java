@@ -37,6 +37,14 @@ public interface MergeFunction {
     return result();
   }
 
+  /**
+   * Whether the merged record of a key is simply its last record in merge order (deduplicate
+   * without {@code ignore-delete}), so a merge over records that stay valid may take it as is.
+   */
+  default boolean resultIsLastRecord() {
+    return false;
+  }
+
   /** Convenience: resets, adds every record in iteration order and returns the result. */
   default KeyValue merge(Iterable<KeyValue> records) {
     reset();
