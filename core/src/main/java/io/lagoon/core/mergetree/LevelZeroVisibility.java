@@ -3,6 +3,7 @@ package io.lagoon.core.mergetree;
 import io.lagoon.core.mergetree.engine.MergeEngine;
 import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.TableOptions;
 
 /**
  * Whether readers of a primary-key table skip level-0 files, as Paimon's do for first-row tables
@@ -14,6 +15,6 @@ public final class LevelZeroVisibility {
 
   public static boolean hidden(TableSchema schema) {
     MergeOptions o = new MergeOptions(schema.options());
-    return o.engine() == MergeEngine.FIRST_ROW || o.bool("deletion-vectors.enabled", false);
+    return o.engine() == MergeEngine.FIRST_ROW || o.bool(TableOptions.DELETION_VECTORS_ENABLED, false);
   }
 }

@@ -2,6 +2,7 @@ package io.lagoon.core.mergetree.read;
 
 import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.TableOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.avro.file.DataFileStream;
@@ -17,15 +18,9 @@ import org.apache.hadoop.fs.Path;
  * change what a read returns, so only {@code DELETION_VECTORS} entries count.
  */
 public final class DeletionVectorGuard {
-  public static final String OPTION = "deletion-vectors.enabled";
   private static final String DV_INDEX_TYPE = "DELETION_VECTORS";
 
   private DeletionVectorGuard() {}
-
-  /** Whether the table is in deletion-vector mode (level-0 files are not visible). */
-  public static boolean enabled(FileStoreTable table) {
-    return Boolean.parseBoolean(table.schema().options().getOrDefault(OPTION, "false").trim());
-  }
 
   /** Fails, naming the feature, when the snapshot has deletion vectors. */
   public static void check(FileStoreTable table, Snapshot snapshot) throws IOException {
@@ -38,7 +33,7 @@ public final class DeletionVectorGuard {
         Object type = r.get("_INDEX_TYPE");
         if (type != null && DV_INDEX_TYPE.equals(type.toString())) {
           throw new UnsupportedOperationException("Table " + table.fullName() + " has deletion vectors (snapshot "
-              + snapshot.id + ", option '" + OPTION + "'): this Lagoon version cannot read deletion vectors yet, "
+              + snapshot.id + ", option '" + TableOptions.DELETION_VECTORS_ENABLED + "'): this Lagoon version cannot read deletion vectors yet, "
               + "and reading without them would return deleted or outdated rows");
         }
       }
