@@ -12,9 +12,40 @@ import org.apache.spark.sql.catalyst.InternalRow;
  */
 public final class KeyComparator implements Comparator<InternalRow>, Serializable {
   private final PaimonType[] types;
+  /** Whether keys are one integral field, so a key orders as the long {@link #longKey} gives. */
+  private final boolean singleIntegral;
 
   public KeyComparator(List<PaimonType> keyTypes) {
     this.types = keyTypes.toArray(new PaimonType[0]);
+    this.singleIntegral = types.length == 1 && integralWidth(types[0]) > 0;
+  }
+
+  /**
+   * Whether every key is one integral field (TINYINT to BIGINT, DATE, TIME, TIMESTAMP), the common
+   * case, where a merge can read each key once as a long and compare longs.
+   */
+  public boolean singleIntegralKey() {
+    return singleIntegral;
+  }
+
+  /** The key of a {@link #singleIntegralKey()} table as a long, in the same order; never null. */
+  public long longKey(InternalRow key) {
+    switch (integralWidth(types[0])) {
+      case 1: return key.getByte(0);
+      case 2: return key.getShort(0);
+      case 4: return key.getInt(0);
+      default: return key.getLong(0);
+    }
+  }
+
+  private static int integralWidth(PaimonType t) {
+    switch (t.root()) {
+      case TINYINT: return 1;
+      case SMALLINT: return 2;
+      case INT: case DATE: case TIME: return 4;
+      case BIGINT: case TIMESTAMP: case TIMESTAMP_LTZ: return 8;
+      default: return 0;
+    }
   }
 
   @Override

@@ -55,6 +55,15 @@ public final class KeyValueFileReader implements KeyValueSource {
    *     every value row.
    */
   public static KeyValueFileReader build(SparkSession spark, FileStoreTable table, Set<String> valueColumns) {
+    return build(spark, table, valueColumns, Set.of("parquet", "orc"));
+  }
+
+  /**
+   * A reader of the given file formats only ({@code parquet}, {@code orc}): each format's reader
+   * broadcasts the Hadoop configuration, once per query.
+   */
+  public static KeyValueFileReader build(SparkSession spark, FileStoreTable table, Set<String> valueColumns,
+                                         Set<String> formats) {
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     List<DataField> physical = layout.physicalFields();
     StructType dataSchema = SparkTypes.toSpark(physical);
@@ -80,7 +89,7 @@ public final class KeyValueFileReader implements KeyValueSource {
     // A copy of the configuration: Spark's Parquet reader stores its read schema in the one it
     // is given, which other readers of the same scan share.
     DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
-        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, Set.of("parquet", "orc"));
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats);
     return new KeyValueFileReader(table.fullName(), reader, k, keyTypes, pos, types, values.size());
   }
 
@@ -104,12 +113,16 @@ public final class KeyValueFileReader implements KeyValueSource {
         + ": " + e.getMessage(), e);
   }
 
-  /** One file's rows as key-value records; key and value rows are views reused between records. */
+  /**
+   * One file's rows as key-value records; the record holder and its key and value views are reused
+   * between records.
+   */
   private final class Records implements CloseableIterator<KeyValue> {
     private final Path path;
     private final scala.collection.Iterator<InternalRow> rows;
     private final ProjectedRow key;
     private final ProjectedRow value;
+    private final KeyValue record;
 
     Records(Path path, scala.collection.Iterator<InternalRow> rows) {
       this.path = path;
@@ -126,6 +139,7 @@ public final class KeyValueFileReader implements KeyValueSource {
       }
       for (int i = 0; i < valueArity; i++) if (allValueTypes[i] == null) allValueTypes[i] = org.apache.spark.sql.types.DataTypes.NullType;
       this.value = new ProjectedRow(valueSources, allValueTypes);
+      this.record = new KeyValue(key, 0, KeyValue.INSERT, value);
     }
 
     @Override
@@ -143,7 +157,9 @@ public final class KeyValueFileReader implements KeyValueSource {
       try {
         // Views into the file's row: nothing is boxed or copied until a merge keeps a record.
         InternalRow r = rows.next();
-        return new KeyValue(key.replace(r), r.getLong(keyArity), r.getByte(keyArity + 1), value.replace(r));
+        key.replace(r);
+        value.replace(r);
+        return record.reuse(key, r.getLong(keyArity), r.getByte(keyArity + 1), value);
       } catch (RuntimeException e) {
         throw fail(path, e);
       }

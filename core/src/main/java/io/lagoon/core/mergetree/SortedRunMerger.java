@@ -33,20 +33,33 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   private final boolean lastRecordWins;
   private KeyValue next;
 
-  /** The current record of one run. */
+  /** The current record of one run, and its key as a long when keys are one integral field. */
   private static final class Head {
     final Iterator<KeyValue> run;
+    final KeyComparator keys;
     KeyValue current;
+    long longKey;
 
-    Head(Iterator<KeyValue> run) {
+    Head(Iterator<KeyValue> run, KeyComparator keys) {
       this.run = run;
-      this.current = run.next();
+      this.keys = keys;
+      take(run.next());
     }
 
     boolean advance() {
       if (!run.hasNext()) return false;
-      current = run.next();
+      take(run.next());
       return true;
+    }
+
+    private void take(KeyValue kv) {
+      current = kv;
+      // Read once here rather than at each of the heap's comparisons.
+      if (keys.singleIntegralKey()) longKey = keys.longKey(kv.key());
+    }
+
+    boolean sameKey(Head other) {
+      return keys.singleIntegralKey() ? longKey == other.longKey : keys.compare(current.key(), other.current.key()) == 0;
     }
   }
 
@@ -71,11 +84,15 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     this.recordOrder = recordOrder;
     this.merge = merge;
     this.lastRecordWins = merge.resultIsLastRecord();
-    this.heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> {
-      int c = keys.compare(a.current.key(), b.current.key());
-      return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
-    });
-    for (Iterator<KeyValue> r : runs) if (r.hasNext()) heads.add(new Head(r));
+    Comparator<Head> order = keys.singleIntegralKey()
+        ? (a, b) -> a.longKey != b.longKey ? Long.compare(a.longKey, b.longKey)
+            : Long.compare(a.current.sequence(), b.current.sequence())
+        : (a, b) -> {
+          int c = keys.compare(a.current.key(), b.current.key());
+          return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
+        };
+    this.heads = new PriorityQueue<>(Math.max(1, runs.size()), order);
+    for (Iterator<KeyValue> r : runs) if (r.hasNext()) heads.add(new Head(r, keys));
   }
 
   @Override
@@ -102,7 +119,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     // A sorted run holds each key once, so a key's records are the heads that share it. Heads
     // advance only when the next key is asked for: until then every record stays valid and
     // nothing needs copying.
-    while (!heads.isEmpty() && keys.compare(heads.peek().current.key(), first.current.key()) == 0) {
+    while (!heads.isEmpty() && heads.peek().sameKey(first)) {
       Head h = heads.poll();
       consumed.add(h);
       group.add(h.current);

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -44,13 +46,15 @@ public final class DataFileReader implements Serializable {
   /** Parquet reader for files that store a TIMESTAMP_NTZ column as INT96 (null: no such column). */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
   private List<String> ntzColumns = List.of();
-  private SerializableConfiguration conf;
+  /** Broadcast once per reader: a field would travel with every task. */
+  private final Broadcast<SerializableConfiguration> conf;
 
   private DataFileReader(Function1<PartitionedFile, Iterator<InternalRow>> parquet,
-                         OrcDataReader orc, boolean batch) {
+                         OrcDataReader orc, boolean batch, Broadcast<SerializableConfiguration> conf) {
     this.parquet = parquet;
     this.orc = orc;
     this.batch = batch;
+    this.conf = conf;
   }
 
   /**
@@ -62,8 +66,9 @@ public final class DataFileReader implements Serializable {
   }
 
   /**
-   * Builds readers for the formats the scan will meet ({@code parquet}, {@code orc}); each one
-   * broadcasts the Hadoop configuration, so formats without files are skipped.
+   * Builds readers for the formats the scan will meet ({@code parquet}, {@code orc}; see
+   * {@link #formatOf}); each one broadcasts the Hadoop configuration, so formats without files are
+   * skipped, and opening a file of another format fails.
    */
   public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
                                      List<Filter> filters, Configuration conf, boolean batch,
@@ -77,23 +82,26 @@ public final class DataFileReader implements Serializable {
     filters = MillisSafeFilters.pushable(filters);
     scala.collection.Seq<Filter> pushed = JavaConverters.asScalaBuffer(filters).toSeq();
     StructType noPartitions = new StructType();
-    Function1<PartitionedFile, Iterator<InternalRow>> pq = new ParquetFileFormat()
-        .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf);
-    OrcDataReader oc = new OrcDataReader(required, new SerializableConfiguration(conf), batch);
-    DataFileReader reader = new DataFileReader(pq, oc, batch);
+    boolean parquet = formats.contains("parquet");
+    Function1<PartitionedFile, Iterator<InternalRow>> pq = parquet ? new ParquetFileFormat()
+        .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf) : null;
     // Paimon stores TIMESTAMP(7..9) as INT96, which Spark's Parquet reader refuses as TIMESTAMP_NTZ.
     // Such files are read with those columns declared TIMESTAMP: an INT96 value is the wall clock as
     // UTC, so its microseconds are the TIMESTAMP_NTZ value (the types differ only in name). This
     // holds inside arrays, maps and structs too, where values keep their position.
     List<String> ntz = new java.util.ArrayList<>();
-    for (StructField f : required.fields()) if (containsNtz(f.dataType())) ntz.add(f.name());
+    if (parquet) for (StructField f : required.fields()) if (containsNtz(f.dataType())) ntz.add(f.name());
+    boolean orc = formats.contains("orc");
+    Broadcast<SerializableConfiguration> shared = orc || !ntz.isEmpty()
+        ? JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(conf))
+        : null;
+    DataFileReader reader = new DataFileReader(pq, orc ? new OrcDataReader(required, shared, batch) : null, batch, shared);
     if (!ntz.isEmpty()) {
       List<Filter> others = new java.util.ArrayList<>();
       for (Filter f : filters) if (!refersTo(f, ntz)) others.add(f);
       reader.parquetInt96 = new ParquetFileFormat().buildReaderWithPartitionValues(spark, ntzAsTimestamp(dataSchema),
           noPartitions, ntzAsTimestamp(required), JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
       reader.ntzColumns = ntz;
-      reader.conf = new SerializableConfiguration(conf);
     }
     return reader;
   }
@@ -145,7 +153,7 @@ public final class DataFileReader implements Serializable {
    * footer says); INT96 is only ever a timestamp, and reading an LTZ one this way changes nothing.
    */
   private boolean hasInt96Ntz(Path path) {
-    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf.get()))) {
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf.value().get()))) {
       MessageType schema = r.getFooter().getFileMetaData().getSchema();
       for (String name : ntzColumns) {
         if (schema.containsField(name) && hasInt96(schema.getType(name))) return true;
@@ -181,9 +189,12 @@ public final class DataFileReader implements Serializable {
     PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(path), start, length,
         new String[0], 0L, fileSize, scala.collection.immutable.Map$.MODULE$.empty());
     String name = path.getName();
-    if (name.endsWith(".orc")) return orc.open(path, start, length);
-    if (name.endsWith(".parquet")) {
+    if (name.endsWith(".orc") && orc != null) return orc.open(path, start, length);
+    if (name.endsWith(".parquet") && parquet != null) {
       return parquetInt96 != null && hasInt96Ntz(path) ? parquetInt96.apply(file) : parquet.apply(file);
+    }
+    if (name.endsWith(".orc") || name.endsWith(".parquet")) {
+      throw new IllegalStateException("Data file " + path + " was not planned for this reader (built for other formats)");
     }
     throw new IllegalArgumentException("Unsupported data file format: " + path
         + " (Lagoon reads .parquet and .orc files)");

@@ -1,6 +1,7 @@
 package io.lagoon.core.read;
 
 import io.lagoon.core.fs.SerializableConfiguration;
+import org.apache.spark.broadcast.Broadcast;
 import io.lagoon.core.io.OrcFormatWriter;
 import java.io.Closeable;
 import java.io.IOException;
@@ -74,10 +75,10 @@ final class OrcDataReader implements Serializable {
   private static final int BATCH_SIZE = 4096;
 
   private final StructType required;
-  private final SerializableConfiguration conf;
+  private final Broadcast<SerializableConfiguration> conf;
   private final boolean batch;
 
-  OrcDataReader(StructType required, SerializableConfiguration conf, boolean batch) {
+  OrcDataReader(StructType required, Broadcast<SerializableConfiguration> conf, boolean batch) {
     this.required = required;
     this.conf = conf;
     this.batch = batch;
@@ -86,7 +87,7 @@ final class OrcDataReader implements Serializable {
   /** Rows (or batches) of the stripes that start in {@code [start, start + length)}. */
   scala.collection.Iterator<InternalRow> open(Path path, long start, long length) {
     try {
-      Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf.get()));
+      Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf.value().get()));
       @SuppressWarnings({"unchecked", "rawtypes"})
       scala.collection.Iterator<InternalRow> it = (scala.collection.Iterator) new BatchIterator(reader, start, length);
       return it;

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 
 class SortedRunMergerTest {
@@ -23,16 +25,30 @@ class SortedRunMergerTest {
       new DataField(0, "id", PaimonType.of(TypeRoot.INT).notNull()),
       new DataField(1, "v", PaimonType.of(TypeRoot.BIGINT)));
   private static final KeyComparator KEYS = new KeyComparator(List.of(PaimonType.of(TypeRoot.INT)));
+  /** A string key {@code k<id + 100, zero-padded>}: ordered like the ids, compared through rows, not as longs. */
+  private static final KeyComparator STRING_KEYS = new KeyComparator(List.of(PaimonType.of(TypeRoot.VARCHAR)));
 
   private static KeyValue kv(int id, long seq, byte kind, Long v) {
     return new KeyValue(new GenericInternalRow(new Object[] {id}), seq, kind, new GenericInternalRow(new Object[] {id, v}));
   }
 
   private static List<String> merge(List<List<KeyValue>> runs, Map<String, String> options) {
+    return merge(runs, options, KEYS);
+  }
+
+  private static List<String> merge(List<List<KeyValue>> runs, Map<String, String> options, KeyComparator keys) {
     List<Iterator<KeyValue>> its = new ArrayList<>();
-    for (List<KeyValue> r : runs) its.add(r.iterator());
+    for (List<KeyValue> r : runs) {
+      List<KeyValue> run = new ArrayList<>();
+      for (KeyValue x : r) {
+        InternalRow key = keys == STRING_KEYS
+            ? new GenericInternalRow(new Object[] {UTF8String.fromString(String.format("k%04d", x.key().getInt(0) + 100))}) : x.key();
+        run.add(new KeyValue(key, x.sequence(), x.rowKind(), x.value()));
+      }
+      its.add(run.iterator());
+    }
     RecordOrder order = MergeFunctions.recordOrder(options, FIELDS);
-    SortedRunMerger m = new SortedRunMerger(its, KEYS, order, MergeFunctions.create(options, FIELDS, List.of("id")));
+    SortedRunMerger m = new SortedRunMerger(its, keys, order, MergeFunctions.create(options, FIELDS, List.of("id")));
     List<String> out = new ArrayList<>();
     while (m.hasNext()) {
       KeyValue r = m.next();
@@ -59,7 +75,7 @@ class SortedRunMergerTest {
       for (int r = 0; r < 1 + rnd.nextInt(5); r++) {
         TreeMap<Integer, KeyValue> run = new TreeMap<>();
         for (int i = 0; i < rnd.nextInt(20); i++) {
-          int id = rnd.nextInt(15);
+          int id = rnd.nextInt(15) - 7;
           boolean delete = rnd.nextInt(5) == 0;
           long s = seq++;
           long v = rnd.nextInt(1000);
@@ -80,6 +96,7 @@ class SortedRunMergerTest {
       }
       java.util.Collections.shuffle(runs, rnd);
       assertEquals(expected, merge(runs, new HashMap<>()), "round " + round);
+      assertEquals(expected, merge(runs, new HashMap<>(), STRING_KEYS), "round " + round + ", string keys");
     }
   }
 }

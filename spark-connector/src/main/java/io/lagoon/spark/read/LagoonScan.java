@@ -127,10 +127,13 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
         if (format != null) formats.add(format);
       }
     }
+    // Each reader below broadcasts the configuration per format: build only those the scan uses.
+    boolean rawFiles = !merging || pkPartitions().sectionsRaw > 0;
     // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
-        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch, formats);
-    MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required) : null;
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
+        rawFiles ? formats : java.util.Set.of());
+    MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
     return new LagoonReaderFactory(reader, merge);
   }
 

@@ -37,7 +37,7 @@ final class MergeReadContext implements Serializable {
     for (int i = 0; i < outputPositions.length; i++) outputTypes[i] = required.fields()[i].dataType();
   }
 
-  static MergeReadContext build(SparkSession spark, FileStoreTable table, StructType required) {
+  static MergeReadContext build(SparkSession spark, FileStoreTable table, StructType required, Set<String> formats) {
     TableSchema schema = table.schema();
     Set<String> projected = new LinkedHashSet<>();
     int[] positions = new int[required.fields().length];
@@ -48,7 +48,7 @@ final class MergeReadContext implements Serializable {
       if (positions[i] < 0) throw new IllegalArgumentException("Column '" + f.name() + "' is not in table " + table.fullName());
     }
     Set<String> valueColumns = MergeReadColumns.valueColumns(schema, projected);
-    return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns), schema, required, positions);
+    return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns, formats), schema, required, positions);
   }
 
   /** A fresh reader (merge functions keep state, so one per task). */

@@ -12,8 +12,9 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * {@code +I}=0, {@code -U}=1, {@code +U}=2, {@code -D}=3. {@code +I} and {@code +U} add a row;
  * {@code -U} and {@code -D} retract one.
  *
- * <p>The holder is immutable, but the rows it points at may not be: a reader may reuse them for
- * the next record. Merge functions copy whatever they keep.
+ * <p>A file reader reuses one holder, and the rows it points at, for all its records (see
+ * {@link #reuse}): a record is valid until its reader moves on. Merge functions copy whatever they
+ * keep.
  */
 public final class KeyValue {
   public static final byte INSERT = 0;
@@ -21,10 +22,10 @@ public final class KeyValue {
   public static final byte UPDATE_AFTER = 2;
   public static final byte DELETE = 3;
 
-  private final InternalRow key;
-  private final long sequence;
-  private final byte rowKind;
-  private final InternalRow value;
+  private InternalRow key;
+  private long sequence;
+  private byte rowKind;
+  private InternalRow value;
 
   /**
    * @param key the primary key row; may be null when the caller keys records elsewhere
@@ -34,6 +35,14 @@ public final class KeyValue {
    * @param value the full value row, never null
    */
   public KeyValue(InternalRow key, long sequence, byte rowKind, InternalRow value) {
+    reuse(key, sequence, rowKind, value);
+  }
+
+  /**
+   * Points this holder at the next record of a reader (one allocation per file rather than per
+   * record); whoever held the previous record must be done with it.
+   */
+  public KeyValue reuse(InternalRow key, long sequence, byte rowKind, InternalRow value) {
     if (rowKind < INSERT || rowKind > DELETE) {
       throw new IllegalArgumentException("Unknown row kind byte " + rowKind
           + ": expected 0 (+I), 1 (-U), 2 (+U) or 3 (-D)");
@@ -42,6 +51,7 @@ public final class KeyValue {
     this.sequence = sequence;
     this.rowKind = rowKind;
     this.value = Objects.requireNonNull(value, "value");
+    return this;
   }
 
   public static KeyValue of(InternalRow key, long sequence, byte rowKind, InternalRow value) {
