@@ -325,13 +325,15 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   @Override
   public Identifier[] listFunctions(String[] namespace) throws NoSuchNamespaceException {
     if (!isFunctionNamespace(namespace)) throw new NoSuchNamespaceException(namespace);
-    return new Identifier[] {Identifier.of(namespace, PaimonBucketFunction.NAME)};
+    return new Identifier[] {Identifier.of(namespace, PaimonBucketFunction.NAME),
+        Identifier.of(namespace, PaimonBucketFunction.TASK_NAME)};
   }
 
   @Override
   public UnboundFunction loadFunction(Identifier ident) throws NoSuchFunctionException {
-    if (isFunctionNamespace(ident.namespace()) && ident.name().equalsIgnoreCase(PaimonBucketFunction.NAME)) {
-      return new PaimonBucketFunction();
+    if (isFunctionNamespace(ident.namespace())) {
+      if (ident.name().equalsIgnoreCase(PaimonBucketFunction.NAME)) return new PaimonBucketFunction();
+      if (ident.name().equalsIgnoreCase(PaimonBucketFunction.TASK_NAME)) return PaimonBucketFunction.task();
     }
     throw new NoSuchFunctionException(ident);
   }

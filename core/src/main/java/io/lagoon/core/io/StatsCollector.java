@@ -13,21 +13,49 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 public final class StatsCollector {
   static final int TRUNCATE = 16;
+  /** How a column's range is kept: primitives in arrays (no boxing per value), the rest as objects. */
+  private static final byte LONG = 0;
+  private static final byte DOUBLE = 1;
+  private static final byte OBJECT = 2;
+  private static final byte NO_RANGE = 3;
 
   private final PaimonType[] types;
+  private final byte[] lanes;
+  private final boolean[] seen;
+  private final long[] longMin;
+  private final long[] longMax;
+  private final double[] doubleMin;
+  private final double[] doubleMax;
   private final Object[] min;
   private final Object[] max;
   private final long[] nulls;
-  private final boolean[] ranged;
 
   public StatsCollector(java.util.List<PaimonType> columnTypes) {
     this.types = columnTypes.toArray(new PaimonType[0]);
     int n = types.length;
+    this.lanes = new byte[n];
+    this.seen = new boolean[n];
+    this.longMin = new long[n];
+    this.longMax = new long[n];
+    this.doubleMin = new double[n];
+    this.doubleMax = new double[n];
     this.min = new Object[n];
     this.max = new Object[n];
     this.nulls = new long[n];
-    this.ranged = new boolean[n];
-    for (int i = 0; i < n; i++) ranged[i] = hasRange(types[i].root());
+    for (int i = 0; i < n; i++) lanes[i] = lane(types[i].root());
+  }
+
+  private static byte lane(TypeRoot r) {
+    if (!hasRange(r)) return NO_RANGE;
+    switch (r) {
+      case BOOLEAN: case TINYINT: case SMALLINT: case INT: case DATE: case TIME:
+      case BIGINT: case TIMESTAMP: case TIMESTAMP_LTZ:
+        return LONG;
+      case FLOAT: case DOUBLE:
+        return DOUBLE;
+      default:
+        return OBJECT;
+    }
   }
 
   static boolean hasRange(TypeRoot r) {
@@ -40,18 +68,88 @@ public final class StatsCollector {
         nulls[i]++;
         continue;
       }
-      if (!ranged[i]) continue;
-      Object v = read(row, i, types[i]);
-      if (min[i] == null || compare(v, min[i]) < 0) min[i] = copy(v);
-      if (max[i] == null || compare(v, max[i]) > 0) max[i] = copy(v);
+      switch (lanes[i]) {
+        case LONG: {
+          long v = readLong(row, i, types[i].root());
+          if (!seen[i]) {
+            longMin[i] = v;
+            longMax[i] = v;
+            seen[i] = true;
+          } else if (v < longMin[i]) {
+            longMin[i] = v;
+          } else if (v > longMax[i]) {
+            longMax[i] = v;
+          }
+          break;
+        }
+        case DOUBLE: {
+          // Widening keeps a float's order, NaN and -0.0; Double.compare orders as Float.compare.
+          double v = types[i].root() == TypeRoot.FLOAT ? row.getFloat(i) : row.getDouble(i);
+          if (!seen[i]) {
+            doubleMin[i] = v;
+            doubleMax[i] = v;
+            seen[i] = true;
+          } else if (Double.compare(v, doubleMin[i]) < 0) {
+            doubleMin[i] = v;
+          } else if (Double.compare(v, doubleMax[i]) > 0) {
+            doubleMax[i] = v;
+          }
+          break;
+        }
+        case OBJECT: {
+          Object v = read(row, i, types[i]);
+          if (min[i] == null || compare(v, min[i]) < 0) min[i] = copy(v);
+          if (max[i] == null || compare(v, max[i]) > 0) max[i] = copy(v);
+          break;
+        }
+        default:
+          break;
+      }
     }
+  }
+
+  private static long readLong(InternalRow row, int i, TypeRoot r) {
+    switch (r) {
+      case BOOLEAN: return row.getBoolean(i) ? 1 : 0;
+      case TINYINT: return row.getByte(i);
+      case SMALLINT: return row.getShort(i);
+      case INT: case DATE: case TIME: return row.getInt(i);
+      default: return row.getLong(i);
+    }
+  }
+
+  /** A primitive lane's value as the boxed Catalyst value of the column's type. */
+  private Object boxed(int i, boolean lowest) {
+    if (!seen[i]) return null;
+    TypeRoot r = types[i].root();
+    if (lanes[i] == DOUBLE) {
+      double d = lowest ? doubleMin[i] : doubleMax[i];
+      return r == TypeRoot.FLOAT ? (Object) (float) d : (Object) d;
+    }
+    long v = lowest ? longMin[i] : longMax[i];
+    switch (r) {
+      case BOOLEAN: return v != 0;
+      case TINYINT: return (byte) v;
+      case SMALLINT: return (short) v;
+      case INT: case DATE: case TIME: return (int) v;
+      default: return v;
+    }
+  }
+
+  private Object rawMin(int i) {
+    return lanes[i] == LONG || lanes[i] == DOUBLE ? boxed(i, true) : min[i];
+  }
+
+  private Object rawMax(int i) {
+    return lanes[i] == LONG || lanes[i] == DOUBLE ? boxed(i, false) : max[i];
   }
 
   /** Min values (truncated), one per column, null where unknown. */
   public Object[] mins() {
     Object[] out = new Object[types.length];
     for (int i = 0; i < types.length; i++) {
-      out[i] = min[i] instanceof UTF8String ? truncateMin((UTF8String) min[i]) : min[i];
+      Object v = rawMin(i);
+      out[i] = v instanceof UTF8String ? truncateMin((UTF8String) v) : v;
     }
     return out;
   }
@@ -59,7 +157,8 @@ public final class StatsCollector {
   public Object[] maxs() {
     Object[] out = new Object[types.length];
     for (int i = 0; i < types.length; i++) {
-      out[i] = max[i] instanceof UTF8String ? truncateMax((UTF8String) max[i]) : max[i];
+      Object v = rawMax(i);
+      out[i] = v instanceof UTF8String ? truncateMax((UTF8String) v) : v;
     }
     return out;
   }

@@ -27,6 +27,7 @@ public final class KeyValueFileWriter {
   private final StatsCollector keyStats;
   private final StatsCollector valueStats;
   private final KeyValueRow physical;
+  private final boolean keysDetached;
   private InternalRow firstKey;
   private InternalRow lastKey;
   private long minSeq = Long.MAX_VALUE;
@@ -35,6 +36,15 @@ public final class KeyValueFileWriter {
   private long deletes;
 
   public KeyValueFileWriter(FileStoreTable table, Path bucketDir, int level) throws IOException {
+    this(table, bucketDir, level, false);
+  }
+
+  /**
+   * @param keysDetached whether the key rows written are never changed afterwards (the writer
+   *     then keeps them rather than copying the last key of every record)
+   */
+  public KeyValueFileWriter(FileStoreTable table, Path bucketDir, int level, boolean keysDetached) throws IOException {
+    this.keysDetached = keysDetached;
     this.table = table;
     this.layout = new KeyValueLayout(table.schema());
     this.level = level;
@@ -57,8 +67,8 @@ public final class KeyValueFileWriter {
     writer.write(physical.replace(kv));
     keyStats.update(key);
     valueStats.update(value);
-    if (firstKey == null) firstKey = key.copy();
-    lastKey = key.copy(); // the caller may reuse its rows
+    if (firstKey == null) firstKey = keysDetached ? key : key.copy();
+    lastKey = keysDetached ? key : key.copy(); // else the caller may reuse its rows
     minSeq = Math.min(minSeq, kv.sequence());
     maxSeq = Math.max(maxSeq, kv.sequence());
     rows++;

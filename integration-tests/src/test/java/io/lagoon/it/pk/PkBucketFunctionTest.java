@@ -127,11 +127,26 @@ class PkBucketFunctionTest extends LagoonSparkTest {
     assertTrue(messages(e).contains("usage: paimon_bucket(numBuckets INT, keyTypes STRING"), messages(e));
   }
 
+  /**
+   * Spark's hash partitioning ({@code pmod(hash(x), n)}, the same Murmur3 as its shuffle) sends
+   * {@code paimon_bucket_task} of a key to the partition numbered like its bucket, for any n.
+   */
+  @Test
+  void taskKeysShuffleEachBucketIntoItsOwnPartition() {
+    for (int n : new int[] {1, 2, 3, 4, 7, 16, 100, 1000}) {
+      String args = n + ", '" + types("BIGINT") + "', id";
+      List<Row> rows = sql("SELECT id, lake.paimon_bucket(" + args + "), pmod(hash(lake.paimon_bucket_task(" + args
+          + ")), " + n + ") FROM range(-500, 2500)").collectAsList();
+      for (Row r : rows) assertEquals(r.getInt(1), r.getInt(2), "n " + n + ", id " + r.getLong(0));
+    }
+  }
+
   @Test
   void listedInTheCatalog() {
     List<String> names = new ArrayList<>();
     for (Row r : sql("SHOW USER FUNCTIONS IN lake.sys").collectAsList()) names.add(r.getString(0));
     assertTrue(names.toString().contains("paimon_bucket"), names.toString());
+    assertTrue(names.toString().contains("paimon_bucket_task"), names.toString());
     assertEquals(expected(List.of("INT"), 42), sql("SELECT lake.sys.paimon_bucket(" + N + ", '" + types("INT")
         + "', 42)").collectAsList().get(0).getInt(0));
   }

@@ -17,6 +17,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class BoundPaimonBucket implements ScalarFunction<Integer> {
   private final DataType[] keySparkTypes;
+  /** Whether it returns the bucket's task key ({@code paimon_bucket_task}) rather than the bucket. */
+  private final boolean task;
   private transient volatile Parsed parsed;
 
   /** The last key types text seen and what it parsed to. */
@@ -30,8 +32,9 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
     }
   }
 
-  BoundPaimonBucket(DataType[] keySparkTypes) {
+  BoundPaimonBucket(DataType[] keySparkTypes, boolean task) {
     this.keySparkTypes = keySparkTypes;
+    this.task = task;
   }
 
   @Override
@@ -50,18 +53,18 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
 
   @Override
   public String name() {
-    return PaimonBucketFunction.NAME;
+    return task ? PaimonBucketFunction.TASK_NAME : PaimonBucketFunction.NAME;
   }
 
   @Override
   public String canonicalName() {
-    return "lagoon." + PaimonBucketFunction.NAME;
+    return "lagoon." + name();
   }
 
   /** Spark prints the function object in plans: its name reads better than a class and hash. */
   @Override
   public String toString() {
-    return PaimonBucketFunction.NAME;
+    return name();
   }
 
   @Override
@@ -73,7 +76,8 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
     for (int i = 0; i < keySparkTypes.length; i++) {
       key.update(i, input.isNullAt(i + 2) ? null : input.get(i + 2, keySparkTypes[i]));
     }
-    return BucketFunction.bucket(key, types, numBuckets);
+    int bucket = BucketFunction.bucket(key, types, numBuckets);
+    return task ? BucketTaskKeys.keyOf(numBuckets, bucket) : bucket;
   }
 
   private List<PaimonType> types(UTF8String text) {
@@ -88,13 +92,13 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
   /** The hash reads each value as its Paimon type says, so the Spark values must be of that type. */
   private List<PaimonType> check(List<PaimonType> types) {
     if (types.size() != keySparkTypes.length) {
-      throw new IllegalArgumentException(PaimonBucketFunction.NAME + ": keyTypes lists " + types.size()
+      throw new IllegalArgumentException(name() + ": keyTypes lists " + types.size()
           + " types for " + keySparkTypes.length + " key columns");
     }
     for (int i = 0; i < types.size(); i++) {
       DataType expected = SparkTypes.toSpark(types.get(i));
       if (!expected.sameType(keySparkTypes[i])) {
-        throw new IllegalArgumentException(PaimonBucketFunction.NAME + ": key column " + (i + 1) + " is "
+        throw new IllegalArgumentException(name() + ": key column " + (i + 1) + " is "
             + keySparkTypes[i].simpleString() + " but keyTypes says " + types.get(i) + " (a Spark "
             + expected.simpleString() + ")");
       }

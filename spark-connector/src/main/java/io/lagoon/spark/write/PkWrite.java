@@ -22,8 +22,9 @@ import org.apache.spark.sql.sources.Filter;
 /**
  * A write into a fixed-bucket primary-key table. Spark shuffles rows so that each (partition,
  * bucket) is written by exactly one task, using the catalog's {@code paimon_bucket} function to
- * compute Paimon's bucket, and sorts each task's rows by partition, bucket and key, so a task
- * fills one bucket at a time with rows already in key order.
+ * compute Paimon's bucket, and sorts each task's rows by partition and key, so every bucket of a
+ * task gets its rows in key order. The bucket is left out of the sort: Spark would evaluate the
+ * hash for both rows of every comparison; the writer routes rows to their buckets instead.
  */
 final class PkWrite implements Write, RequiresDistributionAndOrdering {
   private final FileStoreTable table;
@@ -45,7 +46,9 @@ final class PkWrite implements Write, RequiresDistributionAndOrdering {
   public Distribution requiredDistribution() {
     List<Expression> clustering = new ArrayList<>();
     for (String p : table.schema().partitionKeys()) clustering.add(column(p));
-    clustering.add(bucket());
+    // Unpartitioned: as many tasks as buckets, bucket b in task b (a hash of the bucket number
+    // would often put several buckets in one task and leave others idle).
+    clustering.add(bucket(clustering.isEmpty() ? PaimonBucketFunction.TASK_NAME : PaimonBucketFunction.NAME));
     return Distributions.clustered(clustering.toArray(new Expression[0]));
   }
 
@@ -54,7 +57,6 @@ final class PkWrite implements Write, RequiresDistributionAndOrdering {
     TableSchema s = table.schema();
     List<SortOrder> out = new ArrayList<>();
     for (String p : s.partitionKeys()) out.add(Expressions.sort(column(p), SortDirection.ASCENDING));
-    out.add(Expressions.sort(bucket(), SortDirection.ASCENDING));
     for (String k : s.trimmedPrimaryKeys()) out.add(Expressions.sort(column(k), SortDirection.ASCENDING));
     return out.toArray(new SortOrder[0]);
   }
@@ -73,8 +75,8 @@ final class PkWrite implements Write, RequiresDistributionAndOrdering {
     return new PkBatchWrite(table, mode, overwriteFilters);
   }
 
-  /** {@code paimon_bucket(n, '<key types>', k1, k2, ...)} over the bucket-key columns. */
-  private Transform bucket() {
+  /** {@code paimon_bucket(n, '<key types>', k1, k2, ...)} (or another function of the same arguments) over the bucket-key columns. */
+  private Transform bucket(String function) {
     TableSchema s = table.schema();
     List<String> keys = s.bucketKeys();
     List<PaimonType> types = new ArrayList<>();
@@ -85,7 +87,7 @@ final class PkWrite implements Write, RequiresDistributionAndOrdering {
       args[i + 2] = column(keys.get(i));
     }
     args[1] = Expressions.literal(BucketKeyTypes.encode(types));
-    return Expressions.apply(PaimonBucketFunction.NAME, args);
+    return Expressions.apply(function, args);
   }
 
   /** Column names are parsed as SQL identifiers: quote them so names like {@code event-day} work. */

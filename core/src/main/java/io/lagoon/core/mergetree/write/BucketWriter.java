@@ -78,7 +78,7 @@ final class BucketWriter {
     if (file != null && lastWrittenKey != null && keys.compare(out.key(), lastWrittenKey) <= 0) {
       closeFile(); // unsorted input: the key starts a new sorted run
     }
-    if (file == null) file = new KeyValueFileWriter(table, dir, 0);
+    if (file == null) file = new KeyValueFileWriter(table, dir, 0, true);
     file.write(out);
     lastWrittenKey = out.key();
     if (++rowsSinceSizeCheck >= SIZE_CHECK_INTERVAL) {

@@ -20,7 +20,9 @@ import io.lagoon.core.types.SparkTypes;
 import io.lagoon.core.write.PartitionExtractor;
 import io.lagoon.core.write.PartitionKey;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +37,18 @@ import org.apache.spark.sql.types.DataType;
  * Writes one task's rows into a primary-key table: each row goes to its partition and to the
  * bucket Paimon's hash of its bucket key picks, where a {@link BucketWriter} writes key-sorted
  * level-0 files. Sequence numbers continue from the bucket's highest in the base snapshot.
- * Rows are expected sorted by (partition, bucket, key) — Spark does that for the connector — but
- * any order is written correctly, only into more files.
+ * Rows are expected sorted by (partition, key) — Spark does that for the connector — so a task
+ * keeps the buckets of one partition open together, each receiving its rows in key order, and
+ * closes them when the partition changes. Sorting by bucket too would make Spark hash every row
+ * at each comparison of its sort. Any order is written correctly, only into more files.
  */
 public final class KeyValueTableWriter {
+  /**
+   * Open files a task keeps at most (each buffers a row group in memory); a bucket whose file was
+   * closed early starts another level-0 file, which compaction merges later.
+   */
+  static final int MAX_OPEN_FILES = 32;
+
   private final FileStoreTable table;
   private final TableSchema schema;
   private final BaseFiles base;
@@ -54,14 +64,21 @@ public final class KeyValueTableWriter {
   private final int rowKindIndex;
   private final KeyComparator keyComparator;
   private final RecordOrder order;
-  private final Map<String, BucketState> buckets = new LinkedHashMap<>();
-  private BucketState current;
+  /** Buckets written, by partition then bucket number, and in the order they were first met. */
+  private final Map<PartitionKey, BucketState[]> byPartition = new HashMap<>();
+  private final List<BucketState> buckets = new ArrayList<>();
+  private PartitionKey currentPartition;
+  private BucketState[] currentBuckets;
+  /** Buckets with an open file, oldest first: beyond {@link #MAX_OPEN_FILES} the oldest closes its file. */
+  private final ArrayDeque<BucketState> open = new ArrayDeque<>();
 
   /** One bucket this task writes. */
   private static final class BucketState {
     final PartitionKey partition;
     final int bucket;
     final BucketWriter writer;
+    /** Whether it sits in {@code open}. */
+    boolean hasOpenFile;
 
     BucketState(PartitionKey partition, int bucket, BucketWriter writer) {
       this.partition = partition;
@@ -133,11 +150,29 @@ public final class KeyValueTableWriter {
             schema.fields().get(rowKindIndex).name(), table.fullName());
     int bucket = BucketFunction.bucket(project(value, bucketKeyIndexes, bucketKeySparkTypes), bucketKeyTypes, numBuckets);
     PartitionKey partition = partitions.partitionOf(value);
-    BucketState state = current;
-    if (state == null || state.bucket != bucket || !state.partition.equals(partition)) {
-      if (state != null) state.writer.closeFile(); // sorted input: that bucket is done
+    if (currentPartition == null || !currentPartition.equals(partition)) {
+      // Sorted input: the previous partition is done.
+      for (BucketState b : open) {
+        b.writer.closeFile();
+        b.hasOpenFile = false;
+      }
+      open.clear();
+      currentPartition = partition;
+      currentBuckets = byPartition.computeIfAbsent(partition, p -> new BucketState[numBuckets]);
+    }
+    BucketState state = currentBuckets[bucket];
+    if (state == null) {
       state = bucketState(partition, bucket);
-      current = state;
+      currentBuckets[bucket] = state;
+    }
+    if (!state.hasOpenFile) {
+      if (open.size() >= MAX_OPEN_FILES) {
+        BucketState oldest = open.poll();
+        oldest.writer.closeFile();
+        oldest.hasOpenFile = false;
+      }
+      open.add(state);
+      state.hasOpenFile = true;
     }
     state.writer.write(project(value, keyIndexes, keyTypes), kind, value);
   }
@@ -149,9 +184,6 @@ public final class KeyValueTableWriter {
   }
 
   private BucketState bucketState(PartitionKey partition, int bucket) throws IOException {
-    String id = java.util.Arrays.toString(partition.bytes) + "/" + bucket;
-    BucketState s = buckets.get(id);
-    if (s != null) return s;
     long maxSequence = -1;
     for (ManifestEntry e : base.of(partition.bytes, bucket)) {
       if (e.totalBuckets != numBuckets) {
@@ -163,8 +195,8 @@ public final class KeyValueTableWriter {
     }
     BucketWriter w = new BucketWriter(table, table.bucketDir(partitions.path(partition), bucket), maxSequence + 1,
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()));
-    s = new BucketState(partition, bucket, w);
-    buckets.put(id, s);
+    BucketState s = new BucketState(partition, bucket, w);
+    buckets.add(s);
     return s;
   }
 
@@ -177,7 +209,7 @@ public final class KeyValueTableWriter {
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
     boolean compact = source != null && !table.options().writeOnly();
-    for (BucketState s : buckets.values()) {
+    for (BucketState s : buckets) {
       List<ManifestEntry> fresh = new ArrayList<>();
       for (DataFileMeta f : s.writer.finish()) {
         fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
@@ -216,9 +248,12 @@ public final class KeyValueTableWriter {
 
   /** Deletes every file this writer produced. */
   public void abort() {
-    for (BucketState s : buckets.values()) s.writer.abort();
+    for (BucketState s : buckets) s.writer.abort();
     buckets.clear();
-    current = null;
+    byPartition.clear();
+    open.clear();
+    currentPartition = null;
+    currentBuckets = null;
   }
 
 }

@@ -63,7 +63,7 @@ class KeyValueTableWriterTest {
         new DataField(1, "v", PaimonType.of(TypeRoot.BIGINT)),
         new DataField(2, "op", PaimonType.withLength(TypeRoot.VARCHAR, Integer.MAX_VALUE)));
     Map<String, String> o = new HashMap<>(options);
-    o.put("bucket", "3");
+    o.putIfAbsent("bucket", "3");
     return catalog.createTable(new Identifier("db", "t"), fields, 2, List.of(), List.of("id"), o, null);
   }
 
@@ -83,7 +83,7 @@ class KeyValueTableWriterTest {
         assertTrue(key > previous, "keys ascend and are unique in " + file);
         previous = key;
         int expectedBucket = BucketFunction.bucket(new GenericInternalRow(new Object[] {key}),
-            List.of(PaimonType.of(TypeRoot.INT).notNull()), 3);
+            List.of(PaimonType.of(TypeRoot.INT).notNull()), t.options().bucket());
         assertEquals(expectedBucket, e.bucket, "bucket of key " + key);
         Object v = r.get(r.fieldIndex("v"));
         out.computeIfAbsent(key, k -> new ArrayList<>()).add(new long[] {r.getLong(r.fieldIndex("_SEQUENCE_NUMBER")),
@@ -116,6 +116,31 @@ class KeyValueTableWriterTest {
     assertEquals(501L, recs.get(5).get(1)[2]);
     assertTrue(recs.get(5).get(1)[0] > recs.get(5).get(0)[0]);
     for (int i = 0; i < 20; i++) assertEquals(0, recs.get(i).get(0)[1], "+I");
+  }
+
+  @Test
+  void keySortedInputKeepsEveryBucketOfTheTaskInOneFile() throws IOException {
+    FileStoreTable t = table(Map.of());
+    KeyValueTableWriter w = new KeyValueTableWriter(t, -1, null);
+    for (int i = 0; i < 300; i++) w.write(row(i, (long) i, null)); // buckets interleave row by row
+    KeyValueCommit.commit(t, List.of(w.finish()), null);
+    List<ManifestEntry> live = live(t);
+    assertEquals(3, live.size(), "one file per bucket");
+    assertEquals(300, records(t, live).size());
+  }
+
+  @Test
+  void beyondTheOpenFileLimitTheOldestBucketClosesItsFileAndNothingIsLost() throws IOException {
+    int buckets = KeyValueTableWriter.MAX_OPEN_FILES + 8;
+    FileStoreTable t = table(Map.of("bucket", Integer.toString(buckets)));
+    KeyValueTableWriter w = new KeyValueTableWriter(t, -1, null);
+    for (int i = 0; i < 2000; i++) w.write(row(i, (long) i, null));
+    KeyValueCommit.commit(t, List.of(w.finish()), null);
+    List<ManifestEntry> live = live(t);
+    assertTrue(live.size() > buckets, "some buckets were written in several files: " + live.size());
+    Map<Integer, List<long[]>> recs = records(t, live);
+    assertEquals(2000, recs.size());
+    for (List<long[]> r : recs.values()) assertEquals(1, r.size(), "each key written once");
   }
 
   @Test
