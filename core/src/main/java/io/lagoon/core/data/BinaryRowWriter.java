@@ -7,6 +7,8 @@ import java.math.BigInteger;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Encodes a Spark {@link InternalRow} into Paimon BinaryRow bytes (no arity prefix). The values
@@ -32,24 +34,24 @@ public final class BinaryRowWriter {
     if (row.numFields() < arity) {
       throw new IllegalArgumentException("row has " + row.numFields() + " fields, types describe " + arity);
     }
-    byte[][] varValues = new byte[arity][];
-    int size = fixedPartBytes(arity);
-    for (int i = 0; i < arity; i++) {
-      PaimonType t = types.get(i);
-      size += reservedVariableBytes(t);
-      if (!row.isNullAt(i) && (t.root().isString() || t.root().isBinary())) {
-        byte[] v = t.root().isString() ? row.getUTF8String(i).getBytes() : row.getBinary(i);
-        varValues[i] = v;
-        if (v.length > MAX_INLINE_BYTES) size += roundToWord(v.length);
-      }
-    }
-    byte[] out = new byte[size];
+    BinaryRowEncoder encoder = new BinaryRowEncoder(types, null);
+    int size = encoder.encode(row, rowKind);
+    return java.util.Arrays.copyOf(encoder.buffer(), size);
+  }
+
+  /**
+   * Writes the row into {@code out} (zeroed, at least {@code size} bytes, as
+   * {@link #sizeOf} computed) reading field {@code i} from {@code row} at {@code positions[i]}.
+   */
+  static void writeInto(byte[] out, InternalRow row, int[] positions, PaimonType[] types, byte rowKind) {
+    int arity = types.length;
     out[0] = rowKind;
     int cursor = fixedPartBytes(arity);
     for (int i = 0; i < arity; i++) {
-      PaimonType t = types.get(i);
+      PaimonType t = types[i];
+      int p = positions[i];
       int slot = slotOffset(arity, i);
-      if (row.isNullAt(i)) {
+      if (row.isNullAt(p)) {
         out[nullByte(i)] |= (byte) nullMask(i);
         int reserved = reservedVariableBytes(t);
         if (reserved > 0) {
@@ -59,27 +61,58 @@ public final class BinaryRowWriter {
         continue;
       }
       switch (t.root()) {
-        case BOOLEAN: out[slot] = (byte) (row.getBoolean(i) ? 1 : 0); break;
-        case TINYINT: out[slot] = row.getByte(i); break;
-        case SMALLINT: LittleEndian.putShort(out, slot, row.getShort(i)); break;
-        case INT: case DATE: case TIME: LittleEndian.putInt(out, slot, row.getInt(i)); break;
-        case BIGINT: LittleEndian.putLong(out, slot, row.getLong(i)); break;
-        case FLOAT: LittleEndian.putInt(out, slot, Float.floatToRawIntBits(row.getFloat(i))); break;
-        case DOUBLE: LittleEndian.putLong(out, slot, Double.doubleToRawLongBits(row.getDouble(i))); break;
-        case CHAR: case VARCHAR: case BINARY: case VARBINARY:
-          cursor = writeBytes(out, slot, cursor, varValues[i]);
+        case BOOLEAN: out[slot] = (byte) (row.getBoolean(p) ? 1 : 0); break;
+        case TINYINT: out[slot] = row.getByte(p); break;
+        case SMALLINT: LittleEndian.putShort(out, slot, row.getShort(p)); break;
+        case INT: case DATE: case TIME: LittleEndian.putInt(out, slot, row.getInt(p)); break;
+        case BIGINT: LittleEndian.putLong(out, slot, row.getLong(p)); break;
+        case FLOAT: LittleEndian.putInt(out, slot, Float.floatToRawIntBits(row.getFloat(p))); break;
+        case DOUBLE: LittleEndian.putLong(out, slot, Double.doubleToRawLongBits(row.getDouble(p))); break;
+        case CHAR: case VARCHAR:
+          cursor = writeString(out, slot, cursor, row.getUTF8String(p));
+          break;
+        case BINARY: case VARBINARY:
+          cursor = writeBytes(out, slot, cursor, row.getBinary(p));
           break;
         case DECIMAL:
-          cursor = writeDecimal(out, slot, cursor, row.getDecimal(i, t.precision(), t.scale()), t);
+          cursor = writeDecimal(out, slot, cursor, row.getDecimal(p, t.precision(), t.scale()), t);
           break;
         case TIMESTAMP: case TIMESTAMP_LTZ:
-          cursor = writeTimestamp(out, slot, cursor, row.getLong(i), t);
+          cursor = writeTimestamp(out, slot, cursor, row.getLong(p), t);
           break;
         default:
           throw nestedUnsupported(t, i);
       }
     }
-    return out;
+  }
+
+  /** The encoded size of the row: fixed part, reserved variable parts, long strings and binaries. */
+  static int sizeOf(InternalRow row, int[] positions, PaimonType[] types) {
+    int arity = types.length;
+    int size = fixedPartBytes(arity);
+    for (int i = 0; i < arity; i++) {
+      PaimonType t = types[i];
+      size += reservedVariableBytes(t);
+      int p = positions[i];
+      if (t.root().isString() || t.root().isBinary()) {
+        if (row.isNullAt(p)) continue;
+        int n = t.root().isString() ? row.getUTF8String(p).numBytes() : row.getBinary(p).length;
+        if (n > MAX_INLINE_BYTES) size += roundToWord(n);
+      }
+    }
+    return size;
+  }
+
+  private static int writeString(byte[] out, int slot, int cursor, UTF8String v) {
+    int n = v.numBytes();
+    if (n <= MAX_INLINE_BYTES) {
+      v.writeToMemory(out, Platform.BYTE_ARRAY_OFFSET + slot);
+      out[slot + 7] = (byte) (0x80 | n);
+      return cursor;
+    }
+    v.writeToMemory(out, Platform.BYTE_ARRAY_OFFSET + cursor);
+    LittleEndian.putLong(out, slot, ((long) cursor << 32) | n);
+    return cursor + roundToWord(n);
   }
 
   private static int writeBytes(byte[] out, int slot, int cursor, byte[] v) {

@@ -14,18 +14,18 @@ import org.apache.spark.unsafe.types.UTF8String;
  * {@code sources[i]} of the current row, or null where {@code sources[i]} is -1. Lets a file's
  * row serve as key and value rows of a record; {@link #copy()} detaches it.
  */
-final class ProjectedRow extends InternalRow {
+public final class ProjectedRow extends InternalRow {
   private final int[] sources;
   private final DataType[] types;
   private InternalRow row;
 
   /** @param types the type of each field, for {@link #copy()} */
-  ProjectedRow(int[] sources, DataType[] types) {
+  public ProjectedRow(int[] sources, DataType[] types) {
     this.sources = sources;
     this.types = types;
   }
 
-  ProjectedRow replace(InternalRow current) {
+  public ProjectedRow replace(InternalRow current) {
     this.row = current;
     return this;
   }

@@ -1,11 +1,11 @@
 package io.lagoon.spark.functions;
 
+import io.lagoon.core.data.BinaryRowEncoder;
 import io.lagoon.core.data.BucketFunction;
 import io.lagoon.core.types.PaimonType;
 import io.lagoon.core.types.SparkTypes;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -21,14 +21,18 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
   private final boolean task;
   private transient volatile Parsed parsed;
 
-  /** The last key types text seen and what it parsed to. */
+  /** The last key types text seen, what it parsed to, and an encoder of the key columns per thread. */
   private static final class Parsed {
     final UTF8String text;
     final List<PaimonType> types;
+    final ThreadLocal<BinaryRowEncoder> encoders;
 
     Parsed(UTF8String text, List<PaimonType> types) {
       this.text = text;
       this.types = types;
+      int[] keyPositions = new int[types.size()];
+      for (int i = 0; i < keyPositions.length; i++) keyPositions[i] = i + 2; // after numBuckets and keyTypes
+      this.encoders = ThreadLocal.withInitial(() -> new BinaryRowEncoder(types, keyPositions));
     }
   }
 
@@ -71,22 +75,19 @@ final class BoundPaimonBucket implements ScalarFunction<Integer> {
   public Integer produceResult(InternalRow input) {
     if (input.isNullAt(0) || input.isNullAt(1)) return null;
     int numBuckets = input.getInt(0);
-    List<PaimonType> types = types(input.getUTF8String(1));
-    GenericInternalRow key = new GenericInternalRow(keySparkTypes.length);
-    for (int i = 0; i < keySparkTypes.length; i++) {
-      key.update(i, input.isNullAt(i + 2) ? null : input.get(i + 2, keySparkTypes[i]));
-    }
-    int bucket = BucketFunction.bucket(key, types, numBuckets);
+    // The key columns are hashed where they sit in the arguments: no copy, no boxing.
+    int hash = parsed(input.getUTF8String(1)).encoders.get().hash(input);
+    int bucket = BucketFunction.bucket(hash, numBuckets);
     return task ? BucketTaskKeys.keyOf(numBuckets, bucket) : bucket;
   }
 
-  private List<PaimonType> types(UTF8String text) {
+  private Parsed parsed(UTF8String text) {
     Parsed p = parsed;
     if (p == null || !p.text.equals(text)) {
       p = new Parsed(text.clone(), check(BucketKeyTypes.decode(text.toString())));
       parsed = p;
     }
-    return p.types;
+    return p;
   }
 
   /** The hash reads each value as its Paimon type says, so the Spark values must be of that type. */

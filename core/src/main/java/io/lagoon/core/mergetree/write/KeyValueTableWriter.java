@@ -4,6 +4,7 @@ import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
+import io.lagoon.core.data.BinaryRowEncoder;
 import io.lagoon.core.data.BucketFunction;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
@@ -58,9 +59,8 @@ public final class KeyValueTableWriter {
   private final int[] primaryKeyIndexes;
   private final int[] keyIndexes;
   private final DataType[] keyTypes;
-  private final int[] bucketKeyIndexes;
-  private final DataType[] bucketKeySparkTypes;
-  private final List<PaimonType> bucketKeyTypes = new ArrayList<>();
+  /** Encodes a row's bucket key, to hash it, in a reused buffer. */
+  private final BinaryRowEncoder bucketKeys;
   private final int rowKindIndex;
   private final KeyComparator keyComparator;
   private final RecordOrder order;
@@ -111,9 +111,9 @@ public final class KeyValueTableWriter {
     this.keyIndexes = indexes(trimmed);
     this.keyTypes = sparkTypes(trimmed);
     List<String> bucketKeys = schema.bucketKeys();
-    this.bucketKeyIndexes = indexes(bucketKeys);
-    this.bucketKeySparkTypes = sparkTypes(bucketKeys);
+    List<PaimonType> bucketKeyTypes = new ArrayList<>();
     for (String k : bucketKeys) bucketKeyTypes.add(schema.field(k).type());
+    this.bucketKeys = new BinaryRowEncoder(bucketKeyTypes, indexes(bucketKeys));
     String kindField = table.options().rowKindField();
     this.rowKindIndex = kindField == null ? -1 : schema.fieldIndex(kindField);
     if (kindField != null && rowKindIndex < 0) {
@@ -148,7 +148,7 @@ public final class KeyValueTableWriter {
     byte kind = rowKindIndex < 0 ? KeyValue.INSERT
         : RowKinds.parse(value.isNullAt(rowKindIndex) ? null : value.getUTF8String(rowKindIndex).toString(),
             schema.fields().get(rowKindIndex).name(), table.fullName());
-    int bucket = BucketFunction.bucket(project(value, bucketKeyIndexes, bucketKeySparkTypes), bucketKeyTypes, numBuckets);
+    int bucket = BucketFunction.bucket(bucketKeys.hash(value), numBuckets);
     PartitionKey partition = partitions.partitionOf(value);
     if (currentPartition == null || !currentPartition.equals(partition)) {
       // Sorted input: the previous partition is done.
