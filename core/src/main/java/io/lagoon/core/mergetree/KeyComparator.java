@@ -28,6 +28,11 @@ public final class KeyComparator implements Comparator<InternalRow>, Serializabl
     return singleIntegral;
   }
 
+  /** Bytes of the one integral key field (1, 2, 4 or 8), or 0 unless {@link #singleIntegralKey()}. */
+  public int singleKeyWidth() {
+    return singleIntegral ? integralWidth(types[0]) : 0;
+  }
+
   /** The key of a {@link #singleIntegralKey()} table as a long, in the same order; never null. */
   public long longKey(InternalRow key) {
     switch (integralWidth(types[0])) {

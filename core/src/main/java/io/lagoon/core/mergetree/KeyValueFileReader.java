@@ -64,6 +64,40 @@ public final class KeyValueFileReader implements KeyValueSource {
    */
   public static KeyValueFileReader build(SparkSession spark, FileStoreTable table, Set<String> valueColumns,
                                          Set<String> formats) {
+    return build(spark, table, valueColumns, formats, false);
+  }
+
+  /**
+   * A reader whose files open as column batches ({@link #openBatches}) instead of records; only
+   * when {@link #supportsBatches} says the columns can be read that way.
+   */
+  public static KeyValueFileReader buildColumnar(SparkSession spark, FileStoreTable table, Set<String> valueColumns,
+                                                 Set<String> formats) {
+    return build(spark, table, valueColumns, formats, true);
+  }
+
+  /** Whether the key, system and given value columns can be read as column batches. */
+  public static boolean supportsBatches(SparkSession spark, FileStoreTable table, Set<String> valueColumns) {
+    return DataFileReader.supportsBatch(spark, readSchema(table, valueColumns));
+  }
+
+  /** The columns read: keys, {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then the value columns in table order. */
+  private static StructType readSchema(FileStoreTable table, Set<String> valueColumns) {
+    KeyValueLayout layout = new KeyValueLayout(table.schema());
+    StructType dataSchema = SparkTypes.toSpark(layout.physicalFields());
+    List<StructField> required = new ArrayList<>();
+    for (int i = 0; i < layout.keyArity() + 2; i++) required.add(dataSchema.fields()[i]);
+    List<DataField> values = layout.valueFields();
+    for (int i = 0; i < values.size(); i++) {
+      if (valueColumns == null || valueColumns.contains(values.get(i).name())) {
+        required.add(dataSchema.fields()[layout.valueStart() + i]);
+      }
+    }
+    return new StructType(required.toArray(new StructField[0]));
+  }
+
+  private static KeyValueFileReader build(SparkSession spark, FileStoreTable table, Set<String> valueColumns,
+                                          Set<String> formats, boolean batches) {
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     List<DataField> physical = layout.physicalFields();
     StructType dataSchema = SparkTypes.toSpark(physical);
@@ -89,7 +123,7 @@ public final class KeyValueFileReader implements KeyValueSource {
     // A copy of the configuration: Spark's Parquet reader stores its read schema in the one it
     // is given, which other readers of the same scan share.
     DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
-        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats);
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batches, formats);
     return new KeyValueFileReader(table.fullName(), reader, k, keyTypes, pos, types, values.size());
   }
 
@@ -98,8 +132,41 @@ public final class KeyValueFileReader implements KeyValueSource {
     return valuePositions.clone();
   }
 
+  public int keyArity() {
+    return keyArity;
+  }
+
+  /**
+   * Where the value column at {@code valuePosition} (its table position) sits in a row or batch
+   * this reader returns; -1 when it is not read.
+   */
+  public int columnOf(int valuePosition) {
+    for (int i = 0; i < valuePositions.length; i++) if (valuePositions[i] == valuePosition) return keyArity + 2 + i;
+    return -1;
+  }
+
+  /**
+   * A file's rows as {@link org.apache.spark.sql.vectorized.ColumnarBatch}es (a reader built by
+   * {@link #buildColumnar}); the batch object may be reused for the next batch.
+   */
+  public scala.collection.Iterator<InternalRow> openBatches(Path bucketDir, DataFileMeta file) {
+    if (!reader.batch()) throw new IllegalStateException("This reader returns records, not batches");
+    Path path = new Path(bucketDir, file.fileName);
+    try {
+      return reader.open(path, 0, file.fileSize, file.fileSize);
+    } catch (RuntimeException e) {
+      throw fail(path, e);
+    }
+  }
+
+  /** The error for a file that cannot be read, naming it and the table. */
+  public IllegalStateException readFailure(Path path, RuntimeException e) {
+    return fail(path, e);
+  }
+
   @Override
   public CloseableIterator<KeyValue> open(Path bucketDir, DataFileMeta file) {
+    if (reader.batch()) throw new IllegalStateException("This reader returns batches, not records");
     Path path = new Path(bucketDir, file.fileName);
     try {
       return new Records(path, reader.open(path, 0, file.fileSize, file.fileSize));

@@ -118,8 +118,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
     boolean merging = table.hasPrimaryKey() && pkPartitions().anyMerge();
-    // Merged rows become batches only when raw files are there to gain from the vectorized reader.
-    boolean batch = DataFileReader.supportsBatch(spark, required) && (!merging || pkPartitions().sectionsRaw > 0);
+    // Columnar whenever the columns allow: merged sections become batches too (see MergedBatchReader).
+    boolean batch = DataFileReader.supportsBatch(spark, required);
     java.util.Set<String> formats = new java.util.HashSet<>();
     for (DataSplit split : plan().splits) {
       for (DataFileMeta f : split.files) {

@@ -3,13 +3,19 @@ package io.lagoon.spark.read;
 import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.KeyValueLayout;
+import io.lagoon.core.mergetree.Section;
+import io.lagoon.core.mergetree.engine.MergeEngine;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
+import io.lagoon.core.mergetree.engine.MergeOptions;
+import io.lagoon.core.mergetree.read.DeduplicateBatchMerge;
 import io.lagoon.core.mergetree.read.MergeReadColumns;
 import io.lagoon.core.mergetree.read.MergeTreeReader;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.Serializable;
 import java.util.LinkedHashSet;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
@@ -23,13 +29,17 @@ import org.apache.spark.sql.types.StructType;
  */
 final class MergeReadContext implements Serializable {
   private final KeyValueFileReader source;
+  /** Reads the same columns as batches, for {@link DeduplicateBatchMerge}; null when it does not apply. */
+  private final KeyValueFileReader columnar;
   private final TableSchema schema;
   final StructType required;
   final int[] outputPositions;
   final DataType[] outputTypes;
 
-  private MergeReadContext(KeyValueFileReader source, TableSchema schema, StructType required, int[] outputPositions) {
+  private MergeReadContext(KeyValueFileReader source, KeyValueFileReader columnar, TableSchema schema,
+                           StructType required, int[] outputPositions) {
     this.source = source;
+    this.columnar = columnar;
     this.schema = schema;
     this.required = required;
     this.outputPositions = outputPositions;
@@ -48,7 +58,39 @@ final class MergeReadContext implements Serializable {
       if (positions[i] < 0) throw new IllegalArgumentException("Column '" + f.name() + "' is not in table " + table.fullName());
     }
     Set<String> valueColumns = MergeReadColumns.valueColumns(schema, projected);
-    return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns, formats), schema, required, positions);
+    KeyValueFileReader columnar = null;
+    if (columnarDeduplicate(schema, required) && KeyValueFileReader.supportsBatches(spark, table, valueColumns)) {
+      columnar = KeyValueFileReader.buildColumnar(spark, table, valueColumns, formats);
+    }
+    return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns, formats), columnar, schema,
+        required, positions);
+  }
+
+  /**
+   * Whether {@link DeduplicateBatchMerge} gives this table's merge: deduplicate whose last record
+   * wins (no {@code ignore-delete}), ordered by sequence number alone, one integral key, atomic
+   * output columns.
+   */
+  private static boolean columnarDeduplicate(TableSchema schema, StructType required) {
+    if (new MergeOptions(schema.options()).engine() != MergeEngine.DEDUPLICATE) return false;
+    if (!MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()).resultIsLastRecord()) return false;
+    if (MergeFunctions.recordOrder(schema.options(), schema.fields()).hasSequenceFields()) return false;
+    if (new KeyComparator(new KeyValueLayout(schema).keyTypes()).singleKeyWidth() == 0) return false;
+    DataType[] types = new DataType[required.fields().length];
+    for (int i = 0; i < types.length; i++) types[i] = required.fields()[i].dataType();
+    return DeduplicateBatchMerge.supports(types);
+  }
+
+  /**
+   * The columnar merge of a partition's sections, when it applies to the table and every section
+   * has few enough runs; else null (the row path: {@link #newReader}).
+   */
+  DeduplicateBatchMerge newBatchMerge(Path bucketDir, List<Section> sections) {
+    if (columnar == null || !DeduplicateBatchMerge.fits(sections)) return null;
+    int[] sources = new int[outputPositions.length];
+    for (int i = 0; i < sources.length; i++) sources[i] = columnar.columnOf(outputPositions[i]);
+    int width = new KeyComparator(new KeyValueLayout(schema).keyTypes()).singleKeyWidth();
+    return new DeduplicateBatchMerge(columnar, bucketDir, sections, width, sources, outputTypes);
   }
 
   /** A fresh reader (merge functions keep state, so one per task). */

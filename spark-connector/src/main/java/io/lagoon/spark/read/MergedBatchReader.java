@@ -1,5 +1,7 @@
 package io.lagoon.spark.read;
 
+import io.lagoon.core.mergetree.read.DeduplicateBatchMerge;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.RowToColumnConverter;
@@ -10,20 +12,25 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * The merged rows of a {@link MergeInputPartition} as columnar batches, so a scan that also has
- * raw (never merged) files can read those with the vectorized reader: Spark wants one mode for
- * every partition of a scan.
+ * The merged rows of a {@link MergeInputPartition} as columnar batches: straight from the files'
+ * batches when {@link DeduplicateBatchMerge} applies, else merged rows converted into vectors.
+ * Spark wants one mode for every partition of a scan, and a columnar scan keeps raw files on the
+ * vectorized reader.
  */
 final class MergedBatchReader implements PartitionReader<ColumnarBatch> {
   private static final int BATCH_ROWS = 4096;
 
+  /** The columnar merge when it applies, else null and merged rows are converted. */
+  private final DeduplicateBatchMerge columnar;
   private final MergedRowsReader rows;
   private final RowToColumnConverter converter;
   private final WritableColumnVector[] vectors;
   private final ColumnarBatch batch;
+  private long merged;
 
   MergedBatchReader(MergeInputPartition partition, MergeReadContext context) {
-    this.rows = new MergedRowsReader(partition, context);
+    this.columnar = context.newBatchMerge(new Path(partition.bucketDir()), partition.sections());
+    this.rows = columnar == null ? new MergedRowsReader(partition, context) : null;
     StructType schema = context.required;
     this.converter = new RowToColumnConverter(schema);
     this.vectors = OnHeapColumnVector.allocateColumns(BATCH_ROWS, schema);
@@ -34,7 +41,11 @@ final class MergedBatchReader implements PartitionReader<ColumnarBatch> {
   public boolean next() {
     for (WritableColumnVector v : vectors) v.reset();
     int n = 0;
-    while (n < BATCH_ROWS && rows.next()) {
+    if (columnar != null) {
+      n = columnar.next(vectors, BATCH_ROWS);
+      merged += n;
+    }
+    while (rows != null && n < BATCH_ROWS && rows.next()) {
       converter.convert(rows.get(), vectors);
       n++;
     }
@@ -49,12 +60,15 @@ final class MergedBatchReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    return rows.currentMetricsValues();
+    if (rows != null) return rows.currentMetricsValues();
+    return new CustomTaskMetric[] {ScanMetrics.value(ScanMetrics.MERGED_ROWS, merged),
+        ScanMetrics.value(ScanMetrics.COLUMNAR_MERGED_ROWS, merged)};
   }
 
   @Override
   public void close() {
-    rows.close();
+    if (columnar != null) columnar.close();
+    if (rows != null) rows.close();
     batch.close();
   }
 }

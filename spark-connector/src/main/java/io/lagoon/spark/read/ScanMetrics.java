@@ -11,6 +11,7 @@ public final class ScanMetrics {
   public static final String MANIFESTS_SKIPPED = "lagoonManifestsSkipped";
   public static final String SECTIONS_MERGED = "lagoonSectionsMerged";
   public static final String MERGED_ROWS = "lagoonMergedRows";
+  public static final String COLUMNAR_MERGED_ROWS = "lagoonColumnarMergedRows";
 
   private ScanMetrics() {}
 
@@ -44,9 +45,15 @@ public final class ScanMetrics {
     @Override public String description() { return "rows from merged sections"; }
   }
 
+  /** Of those, rows the columnar deduplicate merge produced (no row-by-row records). */
+  public static final class ColumnarMergedRows extends CustomSumMetric {
+    @Override public String name() { return COLUMNAR_MERGED_ROWS; }
+    @Override public String description() { return "rows from merged sections, merged columnar"; }
+  }
+
   public static CustomMetric[] supported() {
     return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new SectionsMerged(),
-        new MergedRows()};
+        new MergedRows(), new ColumnarMergedRows()};
   }
 
   public static CustomTaskMetric value(String name, long value) {
