@@ -68,7 +68,8 @@ public final class KeyComparator implements Comparator<InternalRow>, Serializabl
     return 0;
   }
 
-  static int compareField(InternalRow a, InternalRow b, int i, PaimonType t) {
+  /** Compares field {@code i} (non-null in both) of two rows of the same layout, as keys sort. */
+  public static int compareField(InternalRow a, InternalRow b, int i, PaimonType t) {
     switch (t.root()) {
       case BOOLEAN: return Boolean.compare(a.getBoolean(i), b.getBoolean(i));
       case TINYINT: return Byte.compare(a.getByte(i), b.getByte(i));

@@ -1,44 +1,109 @@
 package io.lagoon.core.mergetree.write;
 
+import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.manifest.ManifestFileMeta;
+import io.lagoon.core.manifest.SimpleStats;
+import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.scan.LiveFiles;
-import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * The live files of the snapshot a write started from, by partition and bucket: they seed each
- * bucket's sequence numbers and the runs write-triggered compaction works on. Read once per task,
- * on first use, and only when the write has a base snapshot.
+ * bucket's sequence numbers and the runs write-triggered compaction works on. Read lazily, per
+ * partition the task writes: only manifests whose partition stats may hold that partition are
+ * read (each at most once), so a write into a few partitions of a large table reads little.
  */
 final class BaseFiles {
   private final FileStoreTable table;
   private final long snapshotId;
-  private Map<String, List<ManifestEntry>> byBucket;
+  private final List<PaimonType> partitionTypes = new ArrayList<>();
+  private List<ManifestFileMeta> manifests;
+  private final Set<String> read = new HashSet<>();
+  /** Entries read so far, by partition, then by the position of their manifest in the snapshot. */
+  private final Map<String, TreeMap<Integer, List<ManifestEntry>>> entries = new HashMap<>();
+  /** Live files of the partitions asked for, by bucket. */
+  private final Map<String, Map<Integer, List<ManifestEntry>>> live = new HashMap<>();
 
   BaseFiles(FileStoreTable table, long snapshotId) {
     this.table = table;
     this.snapshotId = snapshotId;
+    for (DataField f : table.schema().partitionFields()) partitionTypes.add(f.type());
   }
 
   List<ManifestEntry> of(byte[] partition, int bucket) throws IOException {
     if (snapshotId < 0) return List.of();
-    if (byBucket == null) {
-      byBucket = new HashMap<>();
-      Snapshot s = table.snapshots().snapshot(snapshotId);
-      for (ManifestEntry e : LiveFiles.read(table.manifests(), s)) {
-        byBucket.computeIfAbsent(key(e.partition, e.bucket), k -> new ArrayList<>()).add(e);
-      }
+    String key = Arrays.toString(partition);
+    Map<Integer, List<ManifestEntry>> buckets = live.get(key);
+    if (buckets == null) {
+      buckets = load(partition, key);
+      live.put(key, buckets);
     }
-    return byBucket.getOrDefault(key(partition, bucket), List.of());
+    return buckets.getOrDefault(bucket, List.of());
   }
 
-  private static String key(byte[] partition, int bucket) {
-    return Arrays.toString(partition) + "/" + bucket;
+  /** Manifests read so far (for tests). */
+  int manifestsRead() {
+    return read.size();
+  }
+
+  private Map<Integer, List<ManifestEntry>> load(byte[] partition, String key) throws IOException {
+    if (manifests == null) manifests = LiveFiles.manifests(table.manifests(), table.snapshots().snapshot(snapshotId));
+    InternalRow wanted = partitionTypes.isEmpty() ? null : BinaryRows.deserialize(partition, partitionTypes);
+    for (int i = 0; i < manifests.size(); i++) {
+      ManifestFileMeta m = manifests.get(i);
+      if (read.contains(m.fileName) || !mayContain(m.partitionStats, wanted)) continue;
+      read.add(m.fileName);
+      for (ManifestEntry e : table.manifests().readManifest(m.fileName)) {
+        entries.computeIfAbsent(Arrays.toString(e.partition), k -> new TreeMap<>())
+            .computeIfAbsent(i, k -> new ArrayList<>()).add(e);
+      }
+    }
+    // Manifest order matters (a file's ADD comes before its DELETE); manifests may have been read
+    // for other partitions first, hence the order by position.
+    List<ManifestEntry> ordered = new ArrayList<>();
+    TreeMap<Integer, List<ManifestEntry>> mine = entries.remove(key);
+    if (mine != null) for (List<ManifestEntry> l : mine.values()) ordered.addAll(l);
+    Map<Integer, List<ManifestEntry>> out = new HashMap<>();
+    for (ManifestEntry e : LiveFiles.merge(ordered)) out.computeIfAbsent(e.bucket, b -> new ArrayList<>()).add(e);
+    return out;
+  }
+
+  /** Whether a manifest's partition stats admit the partition; true when they cannot tell. */
+  private boolean mayContain(SimpleStats stats, InternalRow wanted) {
+    if (wanted == null || stats == null) return true;
+    byte[] minBytes = stats.minValues();
+    byte[] maxBytes = stats.maxValues();
+    int n = partitionTypes.size();
+    if (minBytes == null || maxBytes == null || BinaryRows.arity(minBytes) != n || BinaryRows.arity(maxBytes) != n) {
+      return true;
+    }
+    InternalRow min = BinaryRows.deserialize(minBytes, partitionTypes);
+    InternalRow max = BinaryRows.deserialize(maxBytes, partitionTypes);
+    Long[] nulls = stats.nullCounts();
+    for (int i = 0; i < n; i++) {
+      if (wanted.isNullAt(i)) {
+        if (nulls != null && i < nulls.length && nulls[i] != null && nulls[i] == 0) return false;
+        continue;
+      }
+      if (min.isNullAt(i) || max.isNullAt(i)) continue;
+      PaimonType t = partitionTypes.get(i);
+      if (KeyComparator.compareField(wanted, min, i, t) < 0 || KeyComparator.compareField(wanted, max, i, t) > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }
