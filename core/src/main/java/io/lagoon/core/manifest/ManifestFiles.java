@@ -173,6 +173,44 @@ public final class ManifestFiles {
     return r;
   }
 
+  // ---- index manifests ----
+
+  /**
+   * The entries of an index manifest (a snapshot's {@code indexManifest}), with ADD and DELETE
+   * rows of one file resolved: what remains are the snapshot's index files.
+   */
+  public List<IndexManifestEntry> readIndexManifest(String fileName) throws IOException {
+    java.util.Map<String, IndexManifestEntry> live = new java.util.LinkedHashMap<>();
+    for (GenericRecord r : readAll(path(fileName))) {
+      IndexManifestEntry e = toIndexEntry(r);
+      if (e.kind == FileKind.ADD) live.put(e.fileName, e);
+      else live.remove(e.fileName);
+    }
+    return new ArrayList<>(live.values());
+  }
+
+  private static IndexManifestEntry toIndexEntry(GenericRecord r) {
+    List<io.lagoon.core.deletionvectors.DeletionVectorRange> ranges = new ArrayList<>();
+    Object rs = AvroRecords.get(r, "_DELETIONS_VECTORS_RANGES");
+    if (rs instanceof java.util.Collection) {
+      for (Object o : (java.util.Collection<?>) rs) {
+        GenericRecord g = (GenericRecord) o;
+        Integer offset = AvroRecords.getIntOrNull(g, "f1");
+        Integer length = AvroRecords.getIntOrNull(g, "f2");
+        if (offset == null || length == null) {
+          throw new IllegalStateException("Index manifest row of " + AvroRecords.getString(r, "_FILE_NAME")
+              + " has a deletion-vector range without offset or length");
+        }
+        ranges.add(new io.lagoon.core.deletionvectors.DeletionVectorRange(AvroRecords.getString(g, "f0"), offset,
+            length, AvroRecords.getLongOrNull(g, "_CARDINALITY")));
+      }
+    }
+    Integer bucket = AvroRecords.getIntOrNull(r, "_BUCKET");
+    return new IndexManifestEntry(FileKind.of(AvroRecords.getIntOrNull(r, "_KIND")), AvroRecords.getBytes(r, "_PARTITION"),
+        bucket == null ? 0 : bucket, AvroRecords.getString(r, "_INDEX_TYPE"), AvroRecords.getString(r, "_FILE_NAME"),
+        AvroRecords.getLong(r, "_FILE_SIZE"), AvroRecords.getLong(r, "_ROW_COUNT"), ranges);
+  }
+
   // ---- Avro container I/O ----
 
   private List<GenericRecord> readAll(Path p) throws IOException {

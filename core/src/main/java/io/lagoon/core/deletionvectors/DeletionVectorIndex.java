@@ -1,0 +1,102 @@
+package io.lagoon.core.deletionvectors;
+
+import io.lagoon.core.fs.FileIO;
+import io.lagoon.core.manifest.IndexManifestEntry;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Which data files of a snapshot have a deletion vector, and where it is: built on the driver
+ * from the snapshot's index manifest (data file names are unique, so they key the map), shipped
+ * to executors, which read the vectors they need ({@link Loader}).
+ */
+public final class DeletionVectorIndex implements Serializable {
+  /** A data file's vector: its index file and range. */
+  public static final class Ref implements Serializable {
+    public final String indexFile;
+    public final DeletionVectorRange range;
+
+    Ref(String indexFile, DeletionVectorRange range) {
+      this.indexFile = indexFile;
+      this.range = range;
+    }
+  }
+
+  private static final DeletionVectorIndex EMPTY = new DeletionVectorIndex(Map.of());
+
+  private final Map<String, Ref> byDataFile;
+
+  private DeletionVectorIndex(Map<String, Ref> byDataFile) {
+    this.byDataFile = byDataFile;
+  }
+
+  /** The vectors of a snapshot (none when it has no index manifest or no deletion-vector entries). */
+  public static DeletionVectorIndex of(FileStoreTable table, Snapshot snapshot) throws IOException {
+    if (snapshot.indexManifest == null) return EMPTY;
+    Map<String, Ref> refs = new HashMap<>();
+    for (IndexManifestEntry e : table.manifests().readIndexManifest(snapshot.indexManifest)) {
+      if (!e.isDeletionVectors()) continue;
+      for (DeletionVectorRange r : e.ranges) refs.put(r.dataFile, new Ref(e.fileName, r));
+    }
+    return refs.isEmpty() ? EMPTY : new DeletionVectorIndex(refs);
+  }
+
+  public boolean isEmpty() {
+    return byDataFile.isEmpty();
+  }
+
+  public int size() {
+    return byDataFile.size();
+  }
+
+  /** The data file's vector, or null when none of its rows is deleted. */
+  public Ref refOf(String dataFile) {
+    return byDataFile.get(dataFile);
+  }
+
+  /**
+   * Reads vectors on an executor, each index file once (an index file holds the vectors of a
+   * whole bucket). Not thread-safe: one per task.
+   */
+  public static final class Loader {
+    private final FileIO io;
+    private final Path indexDir;
+    private final String tableName;
+    private final Map<String, byte[]> files = new HashMap<>();
+
+    public Loader(FileIO io, Path tableDir, String tableName) {
+      this.io = io;
+      this.indexDir = new Path(tableDir, "index");
+      this.tableName = tableName;
+    }
+
+    public DeletionVector load(Ref ref) {
+      byte[] bytes = files.get(ref.indexFile);
+      if (bytes == null) {
+        bytes = readFile(ref);
+        files.put(ref.indexFile, bytes);
+      }
+      return DeletionVectorFile.read(bytes, ref.range, new Path(indexDir, ref.indexFile).toString());
+    }
+
+    private byte[] readFile(Ref ref) {
+      Path p = new Path(indexDir, ref.indexFile);
+      try (InputStream in = io.fs(p).open(p)) {
+        return in.readAllBytes();
+      } catch (FileNotFoundException e) {
+        throw new IllegalStateException("Deletion-vector index file " + p + " of table " + tableName
+            + " is missing; it holds the deleted rows of data file " + ref.range.dataFile, e);
+      } catch (IOException e) {
+        throw new IllegalStateException("Cannot read deletion-vector index file " + p + " of table " + tableName
+            + ": " + e.getMessage(), e);
+      }
+    }
+  }
+}
