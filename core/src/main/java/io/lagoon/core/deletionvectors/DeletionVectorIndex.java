@@ -48,6 +48,10 @@ public final class DeletionVectorIndex implements Serializable {
     return refs.isEmpty() ? EMPTY : new DeletionVectorIndex(refs);
   }
 
+  public static DeletionVectorIndex empty() {
+    return EMPTY;
+  }
+
   public boolean isEmpty() {
     return byDataFile.isEmpty();
   }

@@ -1,6 +1,9 @@
 package io.lagoon.core.read;
 
+import io.lagoon.core.deletionvectors.DeletionVector;
 import io.lagoon.core.fs.SerializableConfiguration;
+import java.util.function.LongConsumer;
+import org.apache.spark.sql.types.Metadata;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +49,13 @@ public final class DataFileReader implements Serializable {
   /** Parquet reader for files that store a TIMESTAMP_NTZ column as INT96 (null: no such column). */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
   private List<String> ntzColumns = List.of();
+  /**
+   * The column Spark's Parquet reader fills with each row's position in its file (and the ORC
+   * reader too), read when deletion vectors may apply.
+   */
+  public static final String ROW_POSITION = ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME();
+  private boolean rowPositions;
+  private StructType output;
   /** Broadcast once per reader: a field would travel with every task. */
   private final Broadcast<SerializableConfiguration> conf;
 
@@ -73,6 +83,18 @@ public final class DataFileReader implements Serializable {
   public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
                                      List<Filter> filters, Configuration conf, boolean batch,
                                      java.util.Set<String> formats) {
+    return build(spark, dataSchema, required, filters, conf, batch, formats, false);
+  }
+
+  /**
+   * @param rowPositions whether the reader also reads each row's position in its file, so
+   *     {@link #open(Path, long, long, long, DeletionVector, LongConsumer)} can apply deletion vectors
+   */
+  public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
+                                     List<Filter> filters, Configuration conf, boolean batch,
+                                     java.util.Set<String> formats, boolean rowPositions) {
+    StructType output = required;
+    if (rowPositions) required = required.add(new StructField(ROW_POSITION, DataTypes.LongType, true, Metadata.empty()));
     Map<String, String> opts = new HashMap<>();
     opts.put(FileFormat.OPTION_RETURNING_BATCH(), Boolean.toString(batch));
     // Paimon files hold proleptic Gregorian dates and timestamps: never rebase on read.
@@ -103,6 +125,8 @@ public final class DataFileReader implements Serializable {
           noPartitions, ntzAsTimestamp(required), JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
       reader.ntzColumns = ntz;
     }
+    reader.output = output;
+    reader.rowPositions = rowPositions;
     return reader;
   }
 
@@ -186,6 +210,26 @@ public final class DataFileReader implements Serializable {
    * {@link org.apache.spark.sql.vectorized.ColumnarBatch}es, otherwise rows.
    */
   public Iterator<InternalRow> open(Path path, long start, long length, long fileSize) {
+    return open(path, start, length, fileSize, null, n -> { });
+  }
+
+  /**
+   * Opens a byte range of a file, leaving out the rows {@code deleted} marks (null: none); a
+   * reader built with row positions only. {@code dropped} hears how many rows the vector removed.
+   */
+  public Iterator<InternalRow> open(Path path, long start, long length, long fileSize, DeletionVector deleted,
+                                    LongConsumer dropped) {
+    if (!rowPositions) {
+      if (deleted != null) throw new IllegalStateException("This reader was built without row positions");
+      return openRaw(path, start, length, fileSize);
+    }
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Iterator<InternalRow> filtered = (Iterator) new DeletionVectorFilter(openRaw(path, start, length, fileSize), output,
+        deleted, batch, dropped);
+    return filtered;
+  }
+
+  private Iterator<InternalRow> openRaw(Path path, long start, long length, long fileSize) {
     PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(path), start, length,
         new String[0], 0L, fileSize, scala.collection.immutable.Map$.MODULE$.empty());
     String name = path.getName();

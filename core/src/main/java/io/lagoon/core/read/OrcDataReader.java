@@ -122,10 +122,14 @@ final class OrcDataReader implements Serializable {
 
     private boolean load() {
       try {
+        long first = rows.getRowNumber();
         while (rows.nextBatch(orcBatch)) {
-          if (orcBatch.size == 0) continue;
+          if (orcBatch.size == 0) {
+            first = rows.getRowNumber();
+            continue;
+          }
           for (WritableColumnVector v : vectors) v.reset();
-          converter.convert(orcBatch, vectors);
+          converter.convert(orcBatch, vectors, first);
           sparkBatch.setNumRows(orcBatch.size);
           rowInBatch = 0;
           return true;
@@ -179,6 +183,8 @@ final class OrcDataReader implements Serializable {
     private final TypeDescription[] fileTypes;
     private final DataType[] types;
     private final boolean sparkFile;
+    /** Columns that get each row's position in the file rather than a file column. */
+    private final boolean[] rowPosition;
     private final TimeZone zone = TimeZone.getDefault();
 
     Converter(TypeDescription fileSchema, StructType required, boolean sparkFile) {
@@ -189,8 +195,10 @@ final class OrcDataReader implements Serializable {
       this.fileColumn = new int[fields.length];
       this.fileTypes = new TypeDescription[fields.length];
       this.types = new DataType[fields.length];
+      this.rowPosition = new boolean[fields.length];
       for (int i = 0; i < fields.length; i++) {
         types[i] = fields[i].dataType();
+        rowPosition[i] = fields[i].name().equals(DataFileReader.ROW_POSITION);
         fileColumn[i] = fieldIndex(fileSchema, fields[i].name());
         if (fileColumn[i] >= 0) {
           TypeDescription t = fileSchema.getChildren().get(fileColumn[i]);
@@ -200,8 +208,13 @@ final class OrcDataReader implements Serializable {
       }
     }
 
-    void convert(VectorizedRowBatch in, WritableColumnVector[] out) {
+    /** @param firstRow the position in the file of the batch's first row */
+    void convert(VectorizedRowBatch in, WritableColumnVector[] out, long firstRow) {
       for (int i = 0; i < out.length; i++) {
+        if (rowPosition[i]) {
+          for (int r = 0; r < in.size; r++) out[i].putLong(r, firstRow + r);
+          continue;
+        }
         if (fileColumn[i] < 0) {
           out[i].putNulls(0, in.size);
           continue;

@@ -1,5 +1,8 @@
 package io.lagoon.spark.read;
 
+import io.lagoon.core.deletionvectors.DeletionVector;
+import io.lagoon.core.deletionvectors.DeletionVectorIndex;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import io.lagoon.core.read.DataFileReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -9,18 +12,23 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
- * Reads the file ranges of one input partition in turn. Elements are rows or columnar batches,
- * whichever the file reader was built to return.
+ * Reads the file ranges of one input partition in turn, leaving out rows their files' deletion
+ * vectors mark. Elements are rows or columnar batches, whichever the file reader was built to
+ * return.
  */
 final class FileRangesReader<T> implements PartitionReader<T> {
   private final Iterator<LagoonInputPartition.FileRange> ranges;
   private final DataFileReader reader;
+  /** Reads deletion vectors; null when the scan has none. */
+  private final DeletionVectorIndex.Loader vectors;
   private scala.collection.Iterator<InternalRow> current;
   private T value;
+  private long rowsDeleted;
 
-  FileRangesReader(LagoonInputPartition partition, DataFileReader reader) {
+  FileRangesReader(LagoonInputPartition partition, DataFileReader reader, DeletionVectorIndex.Loader vectors) {
     this.ranges = partition.files().iterator();
     this.reader = reader;
+    this.vectors = vectors;
   }
 
   @Override
@@ -35,7 +43,8 @@ final class FileRangesReader<T> implements PartitionReader<T> {
       if (!ranges.hasNext()) return false;
       LagoonInputPartition.FileRange r = ranges.next();
       try {
-        current = reader.open(new Path(r.path), r.start, r.length, r.fileSize);
+        DeletionVector deleted = r.deletionVector == null ? null : vectors.load(r.deletionVector);
+        current = reader.open(new Path(r.path), r.start, r.length, r.fileSize, deleted, n -> rowsDeleted += n);
       } catch (RuntimeException e) {
         throw new IOException("Cannot read data file " + r.path + ": " + e.getMessage(), e);
       }
@@ -45,6 +54,11 @@ final class FileRangesReader<T> implements PartitionReader<T> {
   @Override
   public T get() {
     return value;
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return new CustomTaskMetric[] {ScanMetrics.value(ScanMetrics.ROWS_DELETED_BY_VECTORS, rowsDeleted)};
   }
 
   private void closeCurrent() throws IOException {

@@ -1,5 +1,6 @@
 package io.lagoon.spark.read;
 
+import io.lagoon.core.deletionvectors.DeletionVectorIndex;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -12,12 +13,19 @@ public final class LagoonInputPartition implements InputPartition {
     public final long start;
     public final long length;
     public final long fileSize;
+    /** Where the file's deletion vector is; null when no row of it is deleted. */
+    public final DeletionVectorIndex.Ref deletionVector;
 
     public FileRange(String path, long start, long length, long fileSize) {
+      this(path, start, length, fileSize, null);
+    }
+
+    public FileRange(String path, long start, long length, long fileSize, DeletionVectorIndex.Ref deletionVector) {
       this.path = path;
       this.start = start;
       this.length = length;
       this.fileSize = fileSize;
+      this.deletionVector = deletionVector;
     }
   }
 

@@ -1,5 +1,8 @@
 package io.lagoon.spark.read;
 
+import io.lagoon.core.deletionvectors.DeletionVectorIndex;
+import io.lagoon.core.fs.FileIO;
+import org.apache.hadoop.fs.Path;
 import io.lagoon.core.read.DataFileReader;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -16,10 +19,21 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 public class LagoonReaderFactory implements PartitionReaderFactory {
   private final DataFileReader reader;
   private final MergeReadContext merge;
+  /** The table's file system and folder, to read deletion vectors; null when the scan has none. */
+  private final FileIO io;
+  private final String tableDir;
+  private final String tableName;
 
-  LagoonReaderFactory(DataFileReader reader, MergeReadContext merge) {
+  LagoonReaderFactory(DataFileReader reader, MergeReadContext merge, FileIO io, String tableDir, String tableName) {
     this.reader = reader;
     this.merge = merge;
+    this.io = io;
+    this.tableDir = tableDir;
+    this.tableName = tableName;
+  }
+
+  private DeletionVectorIndex.Loader vectors() {
+    return io == null ? null : new DeletionVectorIndex.Loader(io, new Path(tableDir), tableName);
   }
 
   @Override
@@ -30,12 +44,12 @@ public class LagoonReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     if (partition instanceof MergeInputPartition) return new MergedRowsReader((MergeInputPartition) partition, merge);
-    return new FileRangesReader<>((LagoonInputPartition) partition, reader);
+    return new FileRangesReader<>((LagoonInputPartition) partition, reader, vectors());
   }
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     if (partition instanceof MergeInputPartition) return new MergedBatchReader((MergeInputPartition) partition, merge);
-    return new FileRangesReader<>((LagoonInputPartition) partition, reader);
+    return new FileRangesReader<>((LagoonInputPartition) partition, reader, vectors());
   }
 }

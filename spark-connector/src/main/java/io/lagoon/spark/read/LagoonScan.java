@@ -1,6 +1,8 @@
 package io.lagoon.spark.read;
 
-import io.lagoon.core.mergetree.read.DeletionVectorGuard;
+import io.lagoon.core.deletionvectors.DeletionVectorIndex;
+import io.lagoon.core.mergetree.LevelZeroVisibility;
+import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.read.DataFileReader;
 import io.lagoon.core.scan.DataSplit;
 import io.lagoon.core.scan.ScanPlan;
@@ -39,6 +41,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   private final List<Filter> filters;
   private final Integer limit;
   private ScanPlan plan;
+  private DeletionVectorIndex vectors = DeletionVectorIndex.empty();
   private PkPartitions pkPartitions;
 
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
@@ -53,7 +56,12 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     if (plan == null) {
       try {
         Optional<Snapshot> s = table.snapshots().latest();
-        if (s.isPresent() && table.hasPrimaryKey()) DeletionVectorGuard.check(table, s.get());
+        if (s.isPresent()) vectors = DeletionVectorIndex.of(table, s.get());
+        if (!vectors.isEmpty() && table.hasPrimaryKey() && !LevelZeroVisibility.hidden(table.schema())) {
+          throw new UnsupportedOperationException("Primary-key table " + table.fullName() + " has deletion vectors "
+              + "but option '" + TableOptions.DELETION_VECTORS_ENABLED + "' is off: its files cannot be merged "
+              + "without the vectors; turn the option back on");
+        }
         plan = s.isPresent()
             ? new ScanPlanner(table).plan(s.get(), filters)
             : new ScanPlan(null, List.of(), 0, 0, 0);
@@ -83,7 +91,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   private synchronized PkPartitions pkPartitions() {
     if (pkPartitions == null) {
       SQLConf conf = SQLConf.get();
-      pkPartitions = PkPartitions.plan(table, plan(), conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes());
+      ScanPlan p = plan();
+      pkPartitions = PkPartitions.plan(table, p, vectors, conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes());
     }
     return pkPartitions;
   }
@@ -104,11 +113,13 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
       for (DataFileMeta f : split.files) {
         String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
         for (long start = 0; start < f.fileSize; start += maxBytes) {
-          ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize));
+          ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
+              vectors.refOf(f.fileName)));
         }
         rowsPlanned += f.rowCount;
-        // Without filters every row counts toward the limit, so later files are not needed.
-        if (limit != null && filters.isEmpty() && rowsPlanned >= limit) break outer;
+        // Without filters every row counts toward the limit, so later files are not needed; a
+        // deletion vector makes a file's row count too high, so then every file is read.
+        if (limit != null && filters.isEmpty() && vectors.isEmpty() && rowsPlanned >= limit) break outer;
       }
     }
     return FilePacking.pack(ranges, maxBytes, openCost);
@@ -132,9 +143,10 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
-        rawFiles ? formats : java.util.Set.of());
+        rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty());
     MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
-    return new LagoonReaderFactory(reader, merge);
+    return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
+        : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
   }
 
   @Override

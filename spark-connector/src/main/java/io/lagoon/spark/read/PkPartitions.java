@@ -1,5 +1,6 @@
 package io.lagoon.spark.read;
 
+import io.lagoon.core.deletionvectors.DeletionVectorIndex;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.mergetree.engine.MergeEngine;
@@ -39,7 +40,8 @@ final class PkPartitions {
     return sectionsMerged > 0;
   }
 
-  static PkPartitions plan(FileStoreTable table, ScanPlan plan, long maxBytes, long openCost) {
+  static PkPartitions plan(FileStoreTable table, ScanPlan plan, DeletionVectorIndex vectors, long maxBytes,
+                           long openCost) {
     List<PaimonType> keyTypes = new KeyValueLayout(table.schema()).keyTypes();
     MergeEngine engine = new MergeOptions(table.schema().options()).engine();
     boolean dvMode = io.lagoon.core.mergetree.LevelZeroVisibility.hidden(table.schema());
@@ -55,16 +57,27 @@ final class PkPartitions {
         if (dvMode && f.level == 0) hidden++; // not visible until compacted, as in Paimon
         else files.add(f);
       }
+      if (dvMode) {
+        // Deletion-vector mode: above level 0 a key lives in one file, its older copies marked in
+        // vectors, so every file is read as it is, with its vector, and nothing is merged.
+        for (DataFileMeta f : files) {
+          if (f.deleteRowCount == null || f.deleteRowCount != 0) {
+            throw new UnsupportedOperationException("Data file " + f.fileName + " of " + table.fullName()
+                + " (level " + f.level + ") holds retract records in deletion-vector mode, which this Lagoon "
+                + "version cannot read without merging");
+          }
+          raw++;
+          addRanges(ranges, new Path(bucketDir, f.fileName).toString(), f, vectors, maxBytes);
+        }
+        continue;
+      }
       List<Section> pending = new ArrayList<>();
       long pendingBytes = 0;
       for (SectionRead s : SectionRead.plan(files, keyTypes, engine)) {
         if (s.raw) {
           raw++;
           DataFileMeta f = s.section.files().get(0);
-          String path = new Path(bucketDir, f.fileName).toString();
-          for (long start = 0; start < f.fileSize; start += maxBytes) {
-            ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize));
-          }
+          addRanges(ranges, new Path(bucketDir, f.fileName).toString(), f, vectors, maxBytes);
           continue;
         }
         merged++;
@@ -82,5 +95,13 @@ final class PkPartitions {
     List<InputPartition> all = new ArrayList<>(merges);
     all.addAll(List.of(FilePacking.pack(ranges, maxBytes, openCost)));
     return new PkPartitions(all.toArray(new InputPartition[0]), merged, raw, hidden);
+  }
+
+  private static void addRanges(List<LagoonInputPartition.FileRange> ranges, String path, DataFileMeta f,
+                                DeletionVectorIndex vectors, long maxBytes) {
+    for (long start = 0; start < f.fileSize; start += maxBytes) {
+      ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
+          vectors.refOf(f.fileName)));
+    }
   }
 }

@@ -12,6 +12,7 @@ public final class ScanMetrics {
   public static final String SECTIONS_MERGED = "lagoonSectionsMerged";
   public static final String MERGED_ROWS = "lagoonMergedRows";
   public static final String COLUMNAR_MERGED_ROWS = "lagoonColumnarMergedRows";
+  public static final String ROWS_DELETED_BY_VECTORS = "lagoonRowsDeletedByVectors";
 
   private ScanMetrics() {}
 
@@ -51,9 +52,15 @@ public final class ScanMetrics {
     @Override public String description() { return "rows from merged sections, merged columnar"; }
   }
 
+  /** Rows of the files read that their deletion vectors left out. */
+  public static final class RowsDeletedByVectors extends CustomSumMetric {
+    @Override public String name() { return ROWS_DELETED_BY_VECTORS; }
+    @Override public String description() { return "rows dropped by deletion vectors"; }
+  }
+
   public static CustomMetric[] supported() {
     return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new SectionsMerged(),
-        new MergedRows(), new ColumnarMergedRows()};
+        new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors()};
   }
 
   public static CustomTaskMetric value(String name, long value) {

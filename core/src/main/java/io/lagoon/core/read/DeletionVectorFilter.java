@@ -1,0 +1,99 @@
+package io.lagoon.core.read;
+
+import io.lagoon.core.deletionvectors.DeletionVector;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.collection.AbstractIterator;
+import scala.collection.Iterator;
+import scala.collection.JavaConverters;
+
+/**
+ * Applies a data file's deletion vector to what a reader returns when it was built with the row
+ * position as its last column: batches keep only live rows (a selection over the same vectors, no
+ * copy and no row-at-a-time fallback) and rows are skipped; the position column is dropped either
+ * way.
+ */
+final class DeletionVectorFilter extends AbstractIterator<Object> implements Closeable {
+  private final Iterator<InternalRow> in;
+  private final DeletionVector vector;
+  private final StructType output;
+  private final boolean batch;
+  private final LongConsumer dropped;
+  private final UnsafeProjection project;
+  private InternalRow pending;
+  private int[] selection = new int[0];
+
+  /**
+   * @param output the columns the caller asked for; the reader returns them plus the position
+   * @param vector null: only drop the position column
+   * @param dropped told how many rows each batch (or row) lost
+   */
+  DeletionVectorFilter(Iterator<InternalRow> in, StructType output, DeletionVector vector, boolean batch,
+                       LongConsumer dropped) {
+    this.in = in;
+    this.output = output;
+    this.vector = vector;
+    this.batch = batch;
+    this.dropped = dropped;
+    List<Expression> columns = new ArrayList<>();
+    for (int i = 0; i < output.fields().length; i++) {
+      columns.add(new BoundReference(i, output.fields()[i].dataType(), output.fields()[i].nullable()));
+    }
+    this.project = batch ? null : UnsafeProjection.create(JavaConverters.asScalaBuffer(columns).toSeq());
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (batch) return in.hasNext();
+    while (pending == null && in.hasNext()) {
+      InternalRow r = in.next();
+      if (vector != null && vector.isDeleted(r.getLong(output.fields().length))) {
+        dropped.accept(1);
+        continue;
+      }
+      pending = project.apply(r);
+    }
+    return pending != null;
+  }
+
+  @Override
+  public Object next() {
+    if (!hasNext()) throw new java.util.NoSuchElementException();
+    if (!batch) {
+      InternalRow out = pending;
+      pending = null;
+      return out;
+    }
+    ColumnarBatch b = (ColumnarBatch) (Object) in.next();
+    int width = output.fields().length;
+    int n = b.numRows();
+    ColumnVector[] columns = new ColumnVector[width];
+    int live = n;
+    if (vector != null) {
+      ColumnVector positions = b.column(width);
+      if (selection.length < n) selection = new int[n];
+      live = 0;
+      for (int r = 0; r < n; r++) if (!vector.isDeleted(positions.getLong(r))) selection[live++] = r;
+      if (live < n) dropped.accept(n - live);
+    }
+    for (int c = 0; c < width; c++) {
+      columns[c] = live == n ? b.column(c) : new SelectedColumnVector(b.column(c), selection, live);
+    }
+    return new ColumnarBatch(columns, live);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (in instanceof Closeable) ((Closeable) in).close();
+  }
+}
