@@ -62,12 +62,38 @@ public final class FileStoreCommit {
     return commit(changes, kind, null, removed);
   }
 
+  /** Plans a change of a snapshot's index files against the latest snapshot, once per attempt. */
+  public interface IndexChange {
+    /**
+     * Writes what the change needs against {@code latest} (index files, then the new index
+     * manifest) and returns the new index manifest's name; {@code written} collects every file
+     * written, deleted if the attempt loses its race.
+     *
+     * @throws CommitConflictException when the change no longer applies (a file it touches is gone)
+     */
+    String apply(Snapshot latest, List<String> written) throws IOException;
+  }
+
+  /**
+   * Commits a change of index files only (deletion vectors): the data files stay as they are. On
+   * a lost race the change is planned again against the new latest snapshot, so concurrent
+   * changes to the same vectors are merged, never lost.
+   */
+  public Snapshot commitIndex(IndexChange change, CommitKind kind) throws IOException {
+    return commit(List.of(), kind, null, List.of(), change);
+  }
+
   private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite) throws IOException {
     return commit(changes, kind, overwrite, List.of());
   }
 
   private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite,
                           List<ManifestEntry> mustBeLive) throws IOException {
+    return commit(changes, kind, overwrite, mustBeLive, null);
+  }
+
+  private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite,
+                          List<ManifestEntry> mustBeLive, IndexChange indexChange) throws IOException {
     SnapshotManager sm = table.snapshots();
     ManifestFiles mf = table.manifests();
     List<PaimonType> partTypes = table.schema().partitionTypes();
@@ -90,7 +116,13 @@ public final class FileStoreCommit {
       if (!mustBeLive.isEmpty()) checkStillLive(mustBeLive, live);
 
       List<String> written = new ArrayList<>();
+      List<String> indexFiles = new ArrayList<>();
       try {
+        String indexManifest = latest.map(l -> l.indexManifest).orElse(null);
+        if (indexChange != null) {
+          if (latest.isEmpty()) throw new CommitConflictException("Table " + table.fullName() + " has no snapshot");
+          indexManifest = indexChange.apply(latest.get(), indexFiles);
+        }
         if (base.size() >= MERGE_MIN_COUNT) base = mergeBase(mf, base, partTypes, written);
         ManifestFileMeta deltaManifest = mf.writeManifest(delta, new PartitionStatsCollector(partTypes), table.schema().id());
         written.add(deltaManifest.fileName);
@@ -105,14 +137,16 @@ public final class FileStoreCommit {
         long id = latest.map(s -> s.id + 1).orElse(1L);
         Snapshot s = new Snapshot(id, table.schema().id(), baseList[0], Long.parseLong(baseList[1]),
             deltaList[0], Long.parseLong(deltaList[1]), null,
-            latest.map(l -> l.indexManifest).orElse(null), commitUser, Long.MAX_VALUE, kind,
+            indexManifest, commitUser, Long.MAX_VALUE, kind,
             System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, 0L, null);
         if (sm.tryCommit(s)) return s;
       } catch (IOException | RuntimeException e) {
         cleanup(mf, written);
+        cleanupIndex(indexFiles);
         throw e;
       }
       cleanup(mf, written);
+      cleanupIndex(indexFiles);
       if (attempt >= maxRetries) {
         throw new CommitConflictException("Commit to " + table.fullName() + " lost " + (attempt + 1)
             + " races for the next snapshot id; giving up (commit.max-retries=" + maxRetries + ")");
@@ -151,6 +185,17 @@ public final class FileStoreCommit {
     List<ManifestFileMeta> out = new ArrayList<>();
     out.add(merged);
     return out;
+  }
+
+  /** Deletes index-change files of a failed attempt (paths relative to the table folder). */
+  private void cleanupIndex(List<String> written) {
+    for (String f : written) {
+      try {
+        table.io().delete(new org.apache.hadoop.fs.Path(table.dir(), f), false);
+      } catch (IOException ignore) {
+        // an orphan at worst
+      }
+    }
   }
 
   private void cleanup(ManifestFiles mf, List<String> written) {

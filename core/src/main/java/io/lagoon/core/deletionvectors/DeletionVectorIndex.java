@@ -23,7 +23,7 @@ public final class DeletionVectorIndex implements Serializable {
     public final String indexFile;
     public final DeletionVectorRange range;
 
-    Ref(String indexFile, DeletionVectorRange range) {
+    public Ref(String indexFile, DeletionVectorRange range) {
       this.indexFile = indexFile;
       this.range = range;
     }

@@ -58,6 +58,25 @@ final class AvroSchemas {
           + "{\"name\":\"_VALUE_STATS_COLS\",\"type\":[\"null\",{\"type\":\"array\",\"items\":\"string\"}],\"default\":null},"
           + "{\"name\":\"_EXTERNAL_PATH\",\"type\":[\"null\",\"string\"],\"default\":null}]}}]}");
 
+  /** Paimon 1.3's index manifest row; 0.9 readers skip {@code _CARDINALITY} and {@code _EXTERNAL_PATH}. */
+  static final Schema INDEX_MANIFEST = new Schema.Parser().parse(
+      "{\"type\":\"record\",\"name\":\"record\",\"namespace\":\"org.apache.paimon.avro.generated\",\"fields\":["
+          + "{\"name\":\"_VERSION\",\"type\":\"int\"},"
+          + "{\"name\":\"_KIND\",\"type\":\"int\"},"
+          + "{\"name\":\"_PARTITION\",\"type\":\"bytes\"},"
+          + "{\"name\":\"_BUCKET\",\"type\":\"int\"},"
+          + "{\"name\":\"_INDEX_TYPE\",\"type\":\"string\"},"
+          + "{\"name\":\"_FILE_NAME\",\"type\":\"string\"},"
+          + "{\"name\":\"_FILE_SIZE\",\"type\":\"long\"},"
+          + "{\"name\":\"_ROW_COUNT\",\"type\":\"long\"},"
+          + "{\"name\":\"_DELETIONS_VECTORS_RANGES\",\"type\":[\"null\",{\"type\":\"array\",\"items\":[\"null\","
+          + "{\"type\":\"record\",\"name\":\"record__DELETIONS_VECTORS_RANGES\",\"fields\":["
+          + "{\"name\":\"f0\",\"type\":\"string\"},"
+          + "{\"name\":\"f1\",\"type\":\"int\"},"
+          + "{\"name\":\"f2\",\"type\":\"int\"},"
+          + "{\"name\":\"_CARDINALITY\",\"type\":[\"null\",\"long\"],\"default\":null}]}]}],\"default\":null},"
+          + "{\"name\":\"_EXTERNAL_PATH\",\"type\":[\"null\",\"string\"],\"default\":null}]}");
+
   static Schema statsSchema(Schema parent, String field) {
     return parent.getField(field).schema();
   }

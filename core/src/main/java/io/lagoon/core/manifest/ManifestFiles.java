@@ -25,6 +25,7 @@ import org.apache.hadoop.fs.Path;
 public final class ManifestFiles {
   private static final int MANIFEST_VERSION = 2;
   private static final int MANIFEST_LIST_VERSION = 2;
+  private static final int INDEX_MANIFEST_VERSION = 1;
 
   private final FileIO io;
   private final Path manifestDir;
@@ -187,6 +188,40 @@ public final class ManifestFiles {
       else live.remove(e.fileName);
     }
     return new ArrayList<>(live.values());
+  }
+
+  /** Writes a new index manifest listing {@code entries} (the snapshot's index files, all ADD). */
+  public String writeIndexManifest(List<IndexManifestEntry> entries) throws IOException {
+    String name = newName("index-manifest-");
+    Schema rangesSchema = AvroSchemas.INDEX_MANIFEST.getField("_DELETIONS_VECTORS_RANGES").schema().getTypes().get(1);
+    Schema rangeSchema = rangesSchema.getElementType().getTypes().get(1);
+    List<GenericRecord> rows = new ArrayList<>();
+    for (IndexManifestEntry e : entries) {
+      GenericRecord r = new GenericData.Record(AvroSchemas.INDEX_MANIFEST);
+      r.put("_VERSION", INDEX_MANIFEST_VERSION);
+      r.put("_KIND", (int) e.kind.code());
+      r.put("_PARTITION", ByteBuffer.wrap(e.partition));
+      r.put("_BUCKET", e.bucket);
+      r.put("_INDEX_TYPE", e.indexType);
+      r.put("_FILE_NAME", e.fileName);
+      r.put("_FILE_SIZE", e.fileSize);
+      r.put("_ROW_COUNT", e.rowCount);
+      if (e.isDeletionVectors()) {
+        List<GenericRecord> ranges = new ArrayList<>();
+        for (io.lagoon.core.deletionvectors.DeletionVectorRange d : e.ranges) {
+          GenericRecord g = new GenericData.Record(rangeSchema);
+          g.put("f0", d.dataFile);
+          g.put("f1", d.offset);
+          g.put("f2", d.length);
+          g.put("_CARDINALITY", d.cardinality);
+          ranges.add(g);
+        }
+        r.put("_DELETIONS_VECTORS_RANGES", ranges);
+      }
+      rows.add(r);
+    }
+    writeAll(path(name), AvroSchemas.INDEX_MANIFEST, rows);
+    return name;
   }
 
   private static IndexManifestEntry toIndexEntry(GenericRecord r) {

@@ -29,6 +29,7 @@ public final class TableOptions implements Serializable {
   public static final String ROWKIND_FIELD = "rowkind.field";
   public static final String MERGE_ENGINE = "merge-engine";
   public static final String DELETION_VECTORS_ENABLED = "deletion-vectors.enabled";
+  public static final String DELETION_VECTORS_BITMAP64 = "deletion-vectors.bitmap64";
 
   public static final Set<String> FORMATS = Set.of("parquet", "orc");
   /** Codecs each format's writer knows (kept in step with the Parquet and ORC writers). */
@@ -97,6 +98,15 @@ public final class TableOptions implements Serializable {
   }
 
   /** {@code write-only}: writers never compact; a separate compaction job does. */
+  public boolean deletionVectors() {
+    return Boolean.parseBoolean(get(DELETION_VECTORS_ENABLED, "false"));
+  }
+
+  /** Whether new vectors use the 64-bit form (Paimon 1.2+); existing ones keep theirs. */
+  public boolean deletionVectorsBitmap64() {
+    return Boolean.parseBoolean(get(DELETION_VECTORS_BITMAP64, "false"));
+  }
+
   public boolean writeOnly() {
     return Boolean.parseBoolean(get(WRITE_ONLY, "false").trim());
   }
