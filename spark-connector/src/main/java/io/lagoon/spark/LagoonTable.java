@@ -11,6 +11,9 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import io.lagoon.spark.read.MetadataColumns;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -24,7 +27,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** A Lagoon table as Spark sees it: schema, partitioning, properties, and its scans and writes. */
-public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTable {
+public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTable, SupportsMetadataColumns {
   private final FileStoreTable table;
 
   public LagoonTable(FileStoreTable table) {
@@ -72,6 +75,12 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
   public Set<TableCapability> capabilities() {
     return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
         TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
+  }
+
+  /** {@code _file} and {@code _pos}, for {@code SELECT _file, _pos, * FROM t}. */
+  @Override
+  public MetadataColumn[] metadataColumns() {
+    return MetadataColumns.all();
   }
 
   @Override

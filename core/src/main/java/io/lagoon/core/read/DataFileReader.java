@@ -55,6 +55,8 @@ public final class DataFileReader implements Serializable {
    */
   public static final String ROW_POSITION = ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME();
   private boolean rowPositions;
+  private boolean withFile;
+  private boolean withPosition;
   private StructType output;
   /** Broadcast once per reader: a field would travel with every task. */
   private final Broadcast<SerializableConfiguration> conf;
@@ -93,6 +95,19 @@ public final class DataFileReader implements Serializable {
   public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
                                      List<Filter> filters, Configuration conf, boolean batch,
                                      java.util.Set<String> formats, boolean rowPositions) {
+    return build(spark, dataSchema, required, filters, conf, batch, formats, rowPositions, false, false);
+  }
+
+  /**
+   * @param withFile whether every row also carries its file's path (a STRING after the columns)
+   * @param withPosition whether every row also carries its position (a BIGINT, last); needs
+   *     {@code rowPositions}
+   */
+  public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
+                                     List<Filter> filters, Configuration conf, boolean batch,
+                                     java.util.Set<String> formats, boolean rowPositions, boolean withFile,
+                                     boolean withPosition) {
+    if (withPosition && !rowPositions) throw new IllegalArgumentException("Row positions are needed to return them");
     StructType output = required;
     if (rowPositions) required = required.add(new StructField(ROW_POSITION, DataTypes.LongType, true, Metadata.empty()));
     Map<String, String> opts = new HashMap<>();
@@ -127,6 +142,8 @@ public final class DataFileReader implements Serializable {
     }
     reader.output = output;
     reader.rowPositions = rowPositions;
+    reader.withFile = withFile;
+    reader.withPosition = withPosition;
     return reader;
   }
 
@@ -219,13 +236,11 @@ public final class DataFileReader implements Serializable {
    */
   public Iterator<InternalRow> open(Path path, long start, long length, long fileSize, DeletionVector deleted,
                                     LongConsumer dropped) {
-    if (!rowPositions) {
-      if (deleted != null) throw new IllegalStateException("This reader was built without row positions");
-      return openRaw(path, start, length, fileSize);
-    }
+    if (!rowPositions && deleted != null) throw new IllegalStateException("This reader was built without row positions");
+    if (!rowPositions && !withFile) return openRaw(path, start, length, fileSize);
     @SuppressWarnings({"unchecked", "rawtypes"})
     Iterator<InternalRow> filtered = (Iterator) new DeletionVectorFilter(openRaw(path, start, length, fileSize), output,
-        deleted, batch, dropped);
+        rowPositions, deleted, batch, dropped, withFile ? path.toString() : null, withPosition);
     return filtered;
   }
 

@@ -10,7 +10,12 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.collection.AbstractIterator;
@@ -20,8 +25,9 @@ import scala.collection.JavaConverters;
 /**
  * Applies a data file's deletion vector to what a reader returns when it was built with the row
  * position as its last column: batches keep only live rows (a selection over the same vectors, no
- * copy and no row-at-a-time fallback) and rows are skipped; the position column is dropped either
- * way.
+ * copy and no row-at-a-time fallback) and rows are skipped. Then the metadata columns asked for
+ * follow the table's: the file's path ({@code _file}, a constant vector) and the position
+ * ({@code _pos}); an unasked position column is dropped.
  */
 final class DeletionVectorFilter extends AbstractIterator<Object> implements Closeable {
   private final Iterator<InternalRow> in;
@@ -30,6 +36,12 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
   private final boolean batch;
   private final LongConsumer dropped;
   private final UnsafeProjection project;
+  private final boolean hasPositions;
+  private final String file;
+  private final UTF8String fileValue;
+  private final boolean keepPosition;
+  private final JoinedRow joined = new JoinedRow();
+  private final GenericInternalRow fileRow;
   private InternalRow pending;
   private int[] selection = new int[0];
 
@@ -38,17 +50,27 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
    * @param vector null: only drop the position column
    * @param dropped told how many rows each batch (or row) lost
    */
-  DeletionVectorFilter(Iterator<InternalRow> in, StructType output, DeletionVector vector, boolean batch,
-                       LongConsumer dropped) {
+  DeletionVectorFilter(Iterator<InternalRow> in, StructType output, boolean hasPositions, DeletionVector vector,
+                       boolean batch, LongConsumer dropped, String file, boolean keepPosition) {
     this.in = in;
     this.output = output;
+    this.hasPositions = hasPositions;
     this.vector = vector;
     this.batch = batch;
     this.dropped = dropped;
+    this.file = file;
+    this.fileValue = file == null ? null : UTF8String.fromString(file);
+    this.keepPosition = keepPosition;
+    this.fileRow = new GenericInternalRow(new Object[] {fileValue});
+    int width = output.fields().length;
+    // Rows: the reader's row (columns, then the position if read) joined with a one-field row
+    // holding the path; bound references only, so the projection's code is the same for every file.
     List<Expression> columns = new ArrayList<>();
-    for (int i = 0; i < output.fields().length; i++) {
+    for (int i = 0; i < width; i++) {
       columns.add(new BoundReference(i, output.fields()[i].dataType(), output.fields()[i].nullable()));
     }
+    if (file != null) columns.add(new BoundReference(width + (hasPositions ? 1 : 0), DataTypes.StringType, false));
+    if (keepPosition) columns.add(new BoundReference(width, DataTypes.LongType, false));
     this.project = batch ? null : UnsafeProjection.create(JavaConverters.asScalaBuffer(columns).toSeq());
   }
 
@@ -61,7 +83,7 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
         dropped.accept(1);
         continue;
       }
-      pending = project.apply(r);
+      pending = project.apply(joined.apply(r, fileRow));
     }
     return pending != null;
   }
@@ -77,7 +99,7 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
     ColumnarBatch b = (ColumnarBatch) (Object) in.next();
     int width = output.fields().length;
     int n = b.numRows();
-    ColumnVector[] columns = new ColumnVector[width];
+    ColumnVector[] columns = new ColumnVector[width + (file != null ? 1 : 0) + (keepPosition ? 1 : 0)];
     int live = n;
     if (vector != null) {
       ColumnVector positions = b.column(width);
@@ -88,6 +110,15 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
     }
     for (int c = 0; c < width; c++) {
       columns[c] = live == n ? b.column(c) : new SelectedColumnVector(b.column(c), selection, live);
+    }
+    int next = width;
+    if (file != null) {
+      ConstantColumnVector path = new ConstantColumnVector(Math.max(1, live), DataTypes.StringType);
+      path.setUtf8String(fileValue);
+      columns[next++] = path;
+    }
+    if (keepPosition) {
+      columns[next] = live == n ? b.column(width) : new SelectedColumnVector(b.column(width), selection, live);
     }
     return new ColumnarBatch(columns, live);
   }

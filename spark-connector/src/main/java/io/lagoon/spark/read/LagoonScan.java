@@ -40,11 +40,19 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   private final StructType required;
   private final List<Filter> filters;
   private final Integer limit;
+  private final List<String> metadata;
   private ScanPlan plan;
   private DeletionVectorIndex vectors = DeletionVectorIndex.empty();
   private PkPartitions pkPartitions;
 
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
+    this(table, tableSchema, required, List.of(), filters, limit);
+  }
+
+  /** @param metadata metadata columns returned after the table's ({@link MetadataColumns}) */
+  public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<String> metadata,
+                    List<Filter> filters, Integer limit) {
+    this.metadata = List.copyOf(metadata);
     this.table = table;
     this.tableSchema = tableSchema;
     this.required = required;
@@ -74,7 +82,11 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public StructType readSchema() {
-    return required;
+    StructType out = required;
+    for (org.apache.spark.sql.connector.catalog.MetadataColumn m : MetadataColumns.all()) {
+      if (metadata.contains(m.name())) out = out.add(m.name(), m.dataType(), false);
+    }
+    return out;
   }
 
   @Override
@@ -138,12 +150,17 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
         if (format != null) formats.add(format);
       }
     }
+    if (merging && !metadata.isEmpty()) {
+      throw new UnsupportedOperationException("Metadata columns " + metadata + " are not available on " + table.fullName()
+          + ": its rows are merged from several files (compact it fully, or use deletion vectors, to read files as they are)");
+    }
     // Each reader below broadcasts the configuration per format: build only those the scan uses.
     boolean rawFiles = !merging || pkPartitions().sectionsRaw > 0;
     // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
-        rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty());
+        rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty() || metadata.contains(MetadataColumns.POS),
+        metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS));
     MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
     return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
         : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());

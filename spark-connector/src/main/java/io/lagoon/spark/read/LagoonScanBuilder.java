@@ -21,6 +21,8 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
   private final FileStoreTable table;
   private final StructType tableSchema;
   private StructType required;
+  /** Metadata columns asked for ({@link MetadataColumns}), in the order the scan returns them. */
+  private List<String> metadata = List.of();
   private Filter[] pushed = new Filter[0];
   private Integer limit;
 
@@ -46,7 +48,18 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
 
   @Override
   public void pruneColumns(StructType requiredSchema) {
-    this.required = table.hasPrimaryKey() ? topLevel(requiredSchema) : requiredSchema;
+    List<org.apache.spark.sql.types.StructField> data = new ArrayList<>();
+    List<String> meta = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField f : requiredSchema.fields()) {
+      boolean isColumn = Arrays.asList(tableSchema.fieldNames()).contains(f.name());
+      if (!isColumn && MetadataColumns.isMetadata(f.name())) meta.add(f.name());
+      else data.add(f);
+    }
+    // The scan returns _file before _pos whatever order the query named them in.
+    meta.sort((a, b) -> a.equals(MetadataColumns.FILE) ? -1 : b.equals(MetadataColumns.FILE) ? 1 : 0);
+    this.metadata = meta;
+    StructType dataSchema = new StructType(data.toArray(new org.apache.spark.sql.types.StructField[0]));
+    this.required = table.hasPrimaryKey() ? topLevel(dataSchema) : dataSchema;
   }
 
   /**
@@ -74,6 +87,6 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
 
   @Override
   public Scan build() {
-    return new LagoonScan(table, tableSchema, required, Arrays.asList(pushed), limit);
+    return new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
   }
 }
