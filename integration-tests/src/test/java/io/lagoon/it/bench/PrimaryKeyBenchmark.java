@@ -21,7 +21,9 @@ import org.apache.spark.sql.SparkSession;
  * keys with a new price, then reads {@code count(*), sum(price)} (1 warm-up, {@code --runs} timed).
  * Both engines must return the answer plain Spark computes from the same generator. Before any
  * timing, each engine runs the same work on a table of a fifth of the rows, so neither pays the
- * JVM's and Spark's warm-up for the other.
+ * JVM's and Spark's warm-up for the other. Then full scans of the same rows are compared: Lagoon's
+ * merge-on-read, an append table holding them, Paimon 0.9's table with deletion vectors (written
+ * and read by Paimon) and that same table read by Lagoon.
  *
  * <pre>
  * options: --rows N (1000000)  --rounds N (5)  --buckets N (4)  --runs N (5)
@@ -105,7 +107,10 @@ public final class PrimaryKeyBenchmark {
     if (paimon) {
       b.config("spark.sql.catalog.paimon", PAIMON_CATALOG)
           .config("spark.sql.catalog.paimon.warehouse", dir.resolve("paimon").toUri().toString())
-          .config("spark.sql.extensions", "org.apache.paimon.spark.extensions.PaimonSparkSessionExtensions");
+          .config("spark.sql.extensions", "org.apache.paimon.spark.extensions.PaimonSparkSessionExtensions")
+          // Lagoon over Paimon's warehouse: reads the deletion-vector table Paimon writes.
+          .config("spark.sql.catalog.lagoon_paimon", "io.lagoon.spark.LagoonCatalog")
+          .config("spark.sql.catalog.lagoon_paimon.warehouse", dir.resolve("paimon").toUri().toString());
     } else if (engines.contains("paimon")) {
       System.err.println("Paimon's Spark connector is not on the class path (run with the bench-pk profile): "
           + "measuring Lagoon only");
@@ -127,16 +132,56 @@ public final class PrimaryKeyBenchmark {
         }
       }
       report(results);
+      scans(spark, paimon, expected);
     } finally {
       spark.stop();
     }
   }
 
   private Result measure(SparkSession spark, String catalog, String name, long rows, int runs) throws IOException {
+    return measure(spark, catalog, name, rows, runs, "");
+  }
+
+  /**
+   * Full scans of the same rows after the upserts: Lagoon's merge-on-read, an append table,
+   * and, with Paimon there, Paimon 0.9's table with deletion vectors read by Paimon and by Lagoon.
+   */
+  private void scans(SparkSession spark, boolean paimon, String expected) throws IOException {
+    String query = "SELECT count(*), sum(price) FROM %s";
+    spark.sql("CREATE TABLE lagoon.bench.flat AS SELECT * FROM lagoon.bench.pk");
+    Map<String, Long> medians = new LinkedHashMap<>();
+    medians.put("lagoon, primary key (merge-on-read)", scan(spark, String.format(Locale.ROOT, query, "lagoon.bench.pk"), expected));
+    medians.put("lagoon, append table of the same rows", scan(spark, String.format(Locale.ROOT, query, "lagoon.bench.flat"), expected));
+    if (paimon) {
+      measure(spark, "paimon", "pk_dv", rows, 1, ", 'deletion-vectors.enabled' = 'true'");
+      medians.put("paimon 0.9, primary key with deletion vectors",
+          scan(spark, String.format(Locale.ROOT, query, "paimon.bench.pk_dv"), expected));
+      medians.put("lagoon reading paimon's deletion-vector table",
+          scan(spark, String.format(Locale.ROOT, query, "lagoon_paimon.bench.pk_dv"), expected));
+    }
+    System.out.println("Full scans after the upserts, median ms of " + runs + " runs:");
+    long append = medians.get("lagoon, append table of the same rows");
+    for (Map.Entry<String, Long> e : medians.entrySet()) {
+      System.out.printf(Locale.ROOT, "  %-50s %8s  (%.2f x append)%n", e.getKey(), BenchSupport.ms(e.getValue()),
+          e.getValue() / (double) append);
+    }
+    System.out.println();
+  }
+
+  private long scan(SparkSession spark, String query, String expected) {
+    String answer = spark.sql(query).collectAsList().toString();
+    if (!answer.equals(expected)) throw new IllegalStateException(query + " answered " + answer + ", plain Spark " + expected);
+    long[] t = new long[runs];
+    for (int i = 0; i < runs; i++) t[i] = time(() -> spark.sql(query).collectAsList());
+    return BenchSupport.median(t);
+  }
+
+  private Result measure(SparkSession spark, String catalog, String name, long rows, int runs, String options)
+      throws IOException {
     String table = catalog + ".bench." + name;
     spark.sql("CREATE DATABASE IF NOT EXISTS " + catalog + ".bench");
     spark.sql("CREATE TABLE " + table + " (id BIGINT NOT NULL, qty INT, customer STRING, ts TIMESTAMP, price DOUBLE)"
-        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '" + buckets + "')");
+        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '" + buckets + "'" + options + ")");
     Result r = new Result();
     r.load = time(() -> spark.sql("INSERT INTO " + table + " " + source(0, rows)));
     for (int round = 1; round <= rounds; round++) {
