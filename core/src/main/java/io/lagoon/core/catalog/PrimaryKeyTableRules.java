@@ -17,7 +17,9 @@ import java.util.Set;
 /**
  * What a primary-key table must look like for this version to write it: a fixed number of
  * buckets, keys that can be hashed and compared, merge options that fit the schema, and none of
- * the features whose files Lagoon does not write yet (deletion vectors, changelog files).
+ * the features whose files Lagoon does not write yet (changelog files). Deletion vectors are set
+ * when a table is created and never toggled afterwards: files written in one mode read wrongly
+ * in the other.
  */
 public final class PrimaryKeyTableRules {
   public static final String CHANGELOG_PRODUCER = "changelog-producer";
@@ -77,8 +79,14 @@ public final class PrimaryKeyTableRules {
    */
   static void validateAlter(Identifier id, TableSchema current, Map<String, String> next) {
     Map<String, String> cur = current.options();
-    for (String key : List.of(TableOptions.DELETION_VECTORS_ENABLED, CHANGELOG_PRODUCER)) {
-      if (!Objects.equals(cur.get(key), next.get(key))) refuseUnwrittenFeatures(id, Map.of(key, nonNull(next.get(key))));
+    if (deletionVectors(cur) != deletionVectors(next)) {
+      throw invalid(id, "'" + TableOptions.DELETION_VECTORS_ENABLED + "' cannot be changed on an existing "
+          + "primary-key table: its files were compacted " + (deletionVectors(cur) ? "with" : "without")
+          + " deletion vectors, and reading them the other way returns stale or duplicate keys; create a new table "
+          + "with the option you want and copy the rows into it (CREATE TABLE ... TBLPROPERTIES (...) AS SELECT)");
+    }
+    if (!Objects.equals(cur.get(CHANGELOG_PRODUCER), next.get(CHANGELOG_PRODUCER))) {
+      refuseUnwrittenFeatures(id, Map.of(CHANGELOG_PRODUCER, nonNull(next.get(CHANGELOG_PRODUCER))));
     }
     if (mergeOptionsValid(current.fields(), current.primaryKeys(), cur)) {
       validateMergeOptions(id, current.fields(), current.primaryKeys(), next);
@@ -96,11 +104,6 @@ public final class PrimaryKeyTableRules {
       throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its 'bucket'="
           + (bucket == null ? "-1 (unset)" : "'" + bucket + "'") + " is " + bucketMode(n)
           + ", which this Lagoon version does not write; only fixed-bucket tables ('bucket'='N') can be written");
-    }
-    String dv = options.get(TableOptions.DELETION_VECTORS_ENABLED);
-    if (dv != null && Boolean.parseBoolean(dv.trim())) {
-      throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": it has "
-          + "'deletion-vectors.enabled'='true', and writing deletion vectors is not supported yet");
     }
     String producer = changelogProducer(options);
     if (!producer.equals("none")) {
@@ -135,10 +138,17 @@ public final class PrimaryKeyTableRules {
     }
   }
 
-  private static void refuseUnwrittenFeatures(Identifier id, Map<String, String> options) {
+  private static boolean deletionVectors(Map<String, String> options) {
     String dv = options.get(TableOptions.DELETION_VECTORS_ENABLED);
-    if (dv != null && Boolean.parseBoolean(dv.trim())) {
-      throw invalid(id, "'deletion-vectors.enabled'='true' is not supported yet; leave it unset (or 'false')");
+    return dv != null && Boolean.parseBoolean(dv.trim());
+  }
+
+  private static void refuseUnwrittenFeatures(Identifier id, Map<String, String> options) {
+    String engine = options.get(io.lagoon.core.mergetree.engine.MergeOptions.MERGE_ENGINE);
+    if (deletionVectors(options) && engine != null && engine.trim().equalsIgnoreCase("first-row")) {
+      throw invalid(id, "'" + TableOptions.DELETION_VECTORS_ENABLED + "'='true' does not apply to the first-row "
+          + "merge engine: it keeps each key's first row, so no stored row is ever superseded (Paimon refuses this "
+          + "combination too); leave 'deletion-vectors.enabled' unset");
     }
     String producer = changelogProducer(options);
     if (!producer.equals("none")) {

@@ -2,6 +2,7 @@ package io.lagoon.core.commit;
 
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.manifest.FileKind;
+import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.manifest.ManifestFileMeta;
 import io.lagoon.core.manifest.ManifestFiles;
@@ -49,7 +50,7 @@ public final class FileStoreCommit {
    * The files to remove are re-read from the latest snapshot on every attempt.
    */
   public Snapshot overwrite(List<ManifestEntry> added, Predicate<InternalRow> partitionFilter) throws IOException {
-    return commit(added, CommitKind.OVERWRITE, partitionFilter);
+    return commit(added, CommitKind.OVERWRITE, partitionFilter, List.of(), dropVectorsOf(partitionFilter));
   }
 
   /** Commits a compaction or rewrite: removes exactly {@code removed} (which must still be live) and adds {@code added}. */
@@ -60,6 +61,41 @@ public final class FileStoreCommit {
     for (ManifestEntry e : removed) changes.add(e.withKind(FileKind.DELETE));
     changes.addAll(added);
     return commit(changes, kind, null, removed);
+  }
+
+  /**
+   * A compaction or rewrite that also changes index files (deletion vectors), checked and planned
+   * by {@code indexChange} on every attempt.
+   */
+  public Snapshot replace(List<ManifestEntry> removed, List<ManifestEntry> added, CommitKind kind,
+                          IndexChange indexChange) throws IOException {
+    List<ManifestEntry> changes = new ArrayList<>();
+    for (ManifestEntry e : removed) changes.add(e.withKind(FileKind.DELETE));
+    changes.addAll(added);
+    return commit(changes, kind, null, removed, indexChange);
+  }
+
+  /**
+   * An overwrite drops the deletion vectors of the partitions it replaces: every data file there
+   * goes, so their vectors must not stay in the index manifest.
+   */
+  private IndexChange dropVectorsOf(Predicate<InternalRow> partitions) {
+    List<PaimonType> partTypes = table.schema().partitionTypes();
+    return (latest, written) -> {
+      if (latest.indexManifest == null) return null;
+      ManifestFiles mf = table.manifests();
+      List<IndexManifestEntry> kept = new ArrayList<>();
+      boolean dropped = false;
+      for (IndexManifestEntry e : mf.readIndexManifest(latest.indexManifest)) {
+        if (e.isDeletionVectors() && partitions.test(BinaryRows.deserialize(e.partition, partTypes))) dropped = true;
+        else kept.add(e);
+      }
+      if (!dropped) return latest.indexManifest;
+      if (kept.isEmpty()) return null;
+      String manifest = mf.writeIndexManifest(kept);
+      written.add("manifest/" + manifest);
+      return manifest;
+    };
   }
 
   /** Plans a change of a snapshot's index files against the latest snapshot, once per attempt. */
@@ -119,9 +155,10 @@ public final class FileStoreCommit {
       List<String> indexFiles = new ArrayList<>();
       try {
         String indexManifest = latest.map(l -> l.indexManifest).orElse(null);
-        if (indexChange != null) {
-          if (latest.isEmpty()) throw new CommitConflictException("Table " + table.fullName() + " has no snapshot");
+        if (indexChange != null && latest.isPresent()) {
           indexManifest = indexChange.apply(latest.get(), indexFiles);
+        } else if (indexChange != null && kind != CommitKind.OVERWRITE) {
+          throw new CommitConflictException("Table " + table.fullName() + " has no snapshot");
         }
         if (base.size() >= MERGE_MIN_COUNT) base = mergeBase(mf, base, partTypes, written);
         ManifestFileMeta deltaManifest = mf.writeManifest(delta, new PartitionStatsCollector(partTypes), table.schema().id());

@@ -36,6 +36,8 @@ public final class KeyValueFileReader implements KeyValueSource {
   private final int[] valuePositions;
   private final DataType[] valueTypes;
   private final int valueArity;
+  /** A reader of the same files without value columns, if one was built; else null. */
+  private KeyValueFileReader keysOnly;
 
   private KeyValueFileReader(String tableName, DataFileReader reader, int keyArity, DataType[] keyTypes,
                              int[] valuePositions, DataType[] valueTypes, int valueArity) {
@@ -56,6 +58,21 @@ public final class KeyValueFileReader implements KeyValueSource {
    */
   public static KeyValueFileReader build(SparkSession spark, FileStoreTable table, Set<String> valueColumns) {
     return build(spark, table, valueColumns, Set.of("parquet", "orc"));
+  }
+
+  /**
+   * A reader for compaction: all columns, plus, for tables in deletion-vector mode, a reader of
+   * keys only ({@link #keysOnly()}) for looking keys up in the levels above.
+   */
+  public static KeyValueFileReader buildForCompaction(SparkSession spark, FileStoreTable table) {
+    KeyValueFileReader full = build(spark, table, null);
+    if (table.options().deletionVectors()) full.keysOnly = build(spark, table, Set.of());
+    return full;
+  }
+
+  @Override
+  public KeyValueSource keysOnly() {
+    return keysOnly == null ? this : keysOnly;
   }
 
   /**

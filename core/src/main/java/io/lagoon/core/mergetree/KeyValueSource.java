@@ -13,4 +13,12 @@ import org.apache.hadoop.fs.Path;
  */
 public interface KeyValueSource extends Serializable {
   CloseableIterator<KeyValue> open(Path bucketDir, DataFileMeta file);
+
+  /**
+   * A source of the same files that may leave every value column null, for a merge that only
+   * needs keys, sequence numbers and row kinds; by default this source itself.
+   */
+  default KeyValueSource keysOnly() {
+    return this;
+  }
 }

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
+import java.util.function.Consumer;
 
 /**
  * Merges sorted runs of key-value records (each ascending by key) into one record per key:
@@ -17,6 +18,11 @@ import java.util.PriorityQueue;
  * dropped, which is right only when nothing older than the merged runs exists (a read of the
  * whole bucket, or a compaction into the bottom of it). {@link #keepingDeletes} keeps them as
  * stored records instead, so they still shadow older files that were not merged.
+ *
+ * <p>A merger may also be given lookup runs ({@link #withLookups}): older records that take part
+ * in the merge of a key the other runs hold, and are reported to a listener when they do, but
+ * whose keys alone produce nothing. Deletion-vector compaction merges level-0 records with the
+ * record of the same key in the levels above this way, and marks that older record deleted.
  *
  * <p>Each run must hold a key at most once (the LSM invariant). A returned record may point at a
  * run's reused rows: it is valid until the next call to {@code hasNext} or {@code next}.
@@ -31,18 +37,21 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
   /** Heads whose records the last key used; they advance when the next key is asked for. */
   private final List<Head> consumed = new ArrayList<>();
   private final boolean lastRecordWins;
+  private final Consumer<Iterator<KeyValue>> lookupHit;
   private KeyValue next;
 
   /** The current record of one run, and its key as a long when keys are one integral field. */
   private static final class Head {
     final Iterator<KeyValue> run;
     final KeyComparator keys;
+    final boolean lookup;
     KeyValue current;
     long longKey;
 
-    Head(Iterator<KeyValue> run, KeyComparator keys) {
+    Head(Iterator<KeyValue> run, KeyComparator keys, boolean lookup) {
       this.run = run;
       this.keys = keys;
+      this.lookup = lookup;
       take(run.next());
     }
 
@@ -77,9 +86,28 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     return new SortedRunMerger(runs, keys, recordOrder, merge, true);
   }
 
+  /**
+   * A merger that drops retractions, over {@code runs} plus {@code lookups}: a key only lookup
+   * runs hold is skipped; a key the runs hold is merged with the lookup records of the key, each
+   * reported to {@code hit} (given its run, still positioned on it) before the result is returned.
+   */
+  public static SortedRunMerger withLookups(List<? extends Iterator<KeyValue>> runs,
+                                            List<? extends Iterator<KeyValue>> lookups, KeyComparator keys,
+                                            Comparator<KeyValue> recordOrder, MergeFunction merge,
+                                            Consumer<Iterator<KeyValue>> hit) {
+    return new SortedRunMerger(runs, lookups, keys, recordOrder, merge, false, hit);
+  }
+
   private SortedRunMerger(List<Iterator<KeyValue>> runs, KeyComparator keys, Comparator<KeyValue> recordOrder,
                           MergeFunction merge, boolean keepDeletes) {
+    this(runs, List.of(), keys, recordOrder, merge, keepDeletes, null);
+  }
+
+  private SortedRunMerger(List<? extends Iterator<KeyValue>> runs, List<? extends Iterator<KeyValue>> lookups,
+                          KeyComparator keys, Comparator<KeyValue> recordOrder, MergeFunction merge,
+                          boolean keepDeletes, Consumer<Iterator<KeyValue>> lookupHit) {
     this.keepDeletes = keepDeletes;
+    this.lookupHit = lookupHit;
     this.keys = keys;
     this.recordOrder = recordOrder;
     this.merge = merge;
@@ -91,8 +119,9 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
           int c = keys.compare(a.current.key(), b.current.key());
           return c != 0 ? c : Long.compare(a.current.sequence(), b.current.sequence());
         };
-    this.heads = new PriorityQueue<>(Math.max(1, runs.size()), order);
-    for (Iterator<KeyValue> r : runs) if (r.hasNext()) heads.add(new Head(r, keys));
+    this.heads = new PriorityQueue<>(Math.max(1, runs.size() + lookups.size()), order);
+    for (Iterator<KeyValue> r : runs) if (r.hasNext()) heads.add(new Head(r, keys, false));
+    for (Iterator<KeyValue> r : lookups) if (r.hasNext()) heads.add(new Head(r, keys, true));
   }
 
   @Override
@@ -124,6 +153,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
       consumed.add(h);
       group.add(h.current);
     }
+    if (lookupHit != null && !reportLookups()) return null;
     if (group.size() == 1) {
       // As Paimon: a key's only record is passed through unmerged; a lone retraction is dropped
       // by a read and kept by a compaction that keeps deletes.
@@ -141,6 +171,15 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     if (keepDeletes) return merge.storedResult();
     KeyValue result = merge.result();
     return result == null || result.isRetract() ? null : result;
+  }
+
+  /** Reports the key's lookup records; false when only lookup runs hold the key. */
+  private boolean reportLookups() {
+    boolean own = false;
+    for (Head h : consumed) own |= !h.lookup;
+    if (!own) return false;
+    for (Head h : consumed) if (h.lookup) lookupHit.accept(h.run);
+    return true;
   }
 
   private void advanceConsumed() {

@@ -78,7 +78,7 @@ class PkDdlBadInputTest extends LagoonSparkTest {
   @Test
   void featuresLagoonDoesNotWriteAreRefused() {
     refused("dv", "(id INT, v INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
-        + "'deletion-vectors.enabled' = 'true')", "deletion-vectors.enabled", "not supported yet");
+        + "'merge-engine' = 'first-row', 'deletion-vectors.enabled' = 'true')", "deletion-vectors.enabled", "first-row");
     refused("changelog", "(id INT, v INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
         + "'changelog-producer' = 'input')", "changelog-producer", "input", "changelog files");
   }

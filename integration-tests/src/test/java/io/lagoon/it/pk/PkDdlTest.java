@@ -111,7 +111,7 @@ class PkDdlTest extends LagoonSparkTest {
     assertRefusedUnchanged(warehouse, () -> sql("ALTER TABLE lake.pk.tuned SET TBLPROPERTIES "
         + "('fields.total.aggregate-function' = 'median')"), "pk.tuned", "median");
     assertRefusedUnchanged(warehouse, () -> sql("ALTER TABLE lake.pk.tuned SET TBLPROPERTIES "
-        + "('deletion-vectors.enabled' = 'true')"), "pk.tuned", "deletion-vectors.enabled", "not supported yet");
+        + "('deletion-vectors.enabled' = 'true')"), "pk.tuned", "deletion-vectors.enabled", "cannot be changed");
     assertRefusedUnchanged(warehouse, () -> sql("ALTER TABLE lake.pk.tuned SET TBLPROPERTIES "
         + "('changelog-producer' = 'lookup')"), "pk.tuned", "changelog");
     sql("ALTER TABLE lake.pk.tuned SET TBLPROPERTIES ('fields.total.aggregate-function' = 'max', 'my.note' = 'x')");

@@ -13,22 +13,27 @@ import org.junit.jupiter.api.Test;
  * {@code rowkind.field}) and out-of-order sequence fields, compared with what plain Spark computes
  * from the same changes. A small compaction trigger makes writes compact along the way.
  */
-class PkMergeEngineSqlTest extends LagoonSparkTest {
+public class PkMergeEngineSqlTest extends LagoonSparkTest {
   private static final String COLUMNS = "(id INT NOT NULL, a INT, b STRING, c BIGINT, ts BIGINT, op STRING)";
   private static final String COMMON = "'primary-key' = 'id', 'bucket' = '3', 'rowkind.field' = 'op',"
       + " 'num-sorted-run.compaction-trigger' = '3'";
+
+  /** The table options every test table gets. */
+  protected String common() {
+    return COMMON;
+  }
 
   @BeforeAll
   static void ns() {
     sql("CREATE NAMESPACE IF NOT EXISTS lake.pk");
   }
 
-  private static void load(String table, ChangeStream s) {
+  protected static void load(String table, ChangeStream s) {
     for (int i = 0; i < s.rounds.size(); i++) sql(s.insert(table, i));
     s.register(spark);
   }
 
-  private static void assertTable(String expectedSql, String table) {
+  protected static void assertTable(String expectedSql, String table) {
     List<String> expected = rows(expectedSql);
     assertFalse(expected.isEmpty(), "the expected result has rows");
     assertEquals(expected, rows("SELECT id, a, b, c FROM " + table));
@@ -37,7 +42,7 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
   @Test
   void deduplicateKeepsTheLastRecordAndDeletes() {
     String t = "lake.pk.dedup";
-    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ")");
+    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + common() + ")");
     load(t, new ChangeStream(1, 12, 40, 15, 0.2, d -> d < 0.15 ? "-D" : d < 0.5 ? "+U" : "+I"));
     assertTable("SELECT id, a, b, c FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY seq DESC) AS rn"
         + " FROM changes) WHERE rn = 1 AND op <> '-D'", t);
@@ -52,7 +57,7 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
   @Test
   void deduplicateOrdersBySequenceFieldWhenRecordsArriveOutOfOrder() {
     String t = "lake.pk.seqfield";
-    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ", 'sequence.field' = 'ts')");
+    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + common() + ", 'sequence.field' = 'ts')");
     load(t, new ChangeStream(2, 12, 30, 12, 0.1, d -> d < 0.3 ? "+U" : "+I"));
     sql("INSERT INTO " + t + " VALUES (1, NULL, NULL, NULL, 5000, '-D'), (2, NULL, NULL, NULL, -1, '-D'),"
         + " (3, NULL, NULL, NULL, 5000, '-D'), (4, NULL, NULL, NULL, -1, '-D')");
@@ -69,7 +74,7 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
   @Test
   void partialUpdateFillsColumnsAndRemovesOnDelete() {
     String t = "lake.pk.partial";
-    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ", 'merge-engine' = 'partial-update',"
+    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + common() + ", 'merge-engine' = 'partial-update',"
         + " 'partial-update.remove-record-on-delete' = 'true')");
     load(t, new ChangeStream(3, 12, 40, 15, 0.45, d -> d < 0.1 ? "-D" : "+I"));
     // After a key's last -D, each column takes its last non-null value.
@@ -82,7 +87,7 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
   @Test
   void aggregationFoldsColumnsAndRetracts() {
     String t = "lake.pk.agg";
-    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ", 'merge-engine' = 'aggregation',"
+    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + common() + ", 'merge-engine' = 'aggregation',"
         + " 'fields.a.aggregate-function' = 'sum', 'fields.b.aggregate-function' = 'max',"
         + " 'fields.b.ignore-retract' = 'true', 'fields.c.aggregate-function' = 'last_value',"
         + " 'fields.ts.aggregate-function' = 'max', 'fields.ts.ignore-retract' = 'true')");
@@ -95,9 +100,9 @@ class PkMergeEngineSqlTest extends LagoonSparkTest {
   }
 
   @Test
-  void firstRowKeepsTheFirstRecord() {
+  protected void firstRowKeepsTheFirstRecord() {
     String t = "lake.pk.first";
-    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + COMMON + ", 'merge-engine' = 'first-row')");
+    sql("CREATE TABLE " + t + " " + COLUMNS + " TBLPROPERTIES (" + common() + ", 'merge-engine' = 'first-row')");
     load(t, new ChangeStream(5, 10, 40, 15, 0.2, d -> "+I"));
     assertTable("SELECT id, a, b, c FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY seq) AS rn"
         + " FROM changes) WHERE rn = 1", t);

@@ -49,7 +49,7 @@ final class PkBatchWrite implements BatchWrite {
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     boolean compact = !table.options().writeOnly() && (mode == LagoonWriteBuilder.OverwriteMode.NONE
         || LevelZeroVisibility.hidden(table.schema()));
-    KeyValueSource source = compact ? KeyValueFileReader.build(SparkSession.active(), table, null) : null;
+    KeyValueSource source = compact ? KeyValueFileReader.buildForCompaction(SparkSession.active(), table) : null;
     // An overwrite starts its buckets afresh (it may also change the bucket count).
     long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
     return new PkWriterFactory(table, base, source);

@@ -1,11 +1,13 @@
 package io.lagoon.core.mergetree.compact;
 
+import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.Path;
@@ -16,6 +18,10 @@ import org.apache.hadoop.fs.Path;
  * dropped only when the output level is at or above every level holding data, the condition
  * under which no older record of any key can remain below the output. A bucket whose files sit
  * above the configured {@code num-levels} keeps its higher top level.
+ *
+ * <p>Given the bucket's deletion vectors, compaction runs in deletion-vector mode (see
+ * {@link CompactRewriter#withVectors}): the runs above the unit are looked up, and a full
+ * compaction of a bucket that is already one run still rewrites the files carrying vectors.
  */
 public final class BucketCompactor {
   private BucketCompactor() {}
@@ -46,6 +52,16 @@ public final class BucketCompactor {
   public static Optional<CompactResult> compact(FileStoreTable table, byte[] partition, int bucket,
                                                 List<DataFileMeta> files, KeyValueSource source, Mode mode)
       throws IOException {
+    return compact(table, partition, bucket, files, source, mode, null);
+  }
+
+  /**
+   * @param vectors the bucket's deletion vectors, updated in place, for a table in deletion-vector
+   *     mode; null otherwise
+   */
+  public static Optional<CompactResult> compact(FileStoreTable table, byte[] partition, int bucket,
+                                                List<DataFileMeta> files, KeyValueSource source, Mode mode,
+                                                BucketVectors vectors) throws IOException {
     if (!table.hasPrimaryKey()) {
       throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key; "
           + "merge-tree compaction applies to primary-key tables only");
@@ -56,12 +72,34 @@ public final class BucketCompactor {
     Optional<CompactUnit> unit = mode == Mode.FULL ? UniversalCompaction.pickFull(numLevels, runs)
         : mode == Mode.FORCE_UP_LEVEL0 ? UniversalCompaction.of(options).pickForceUpLevel0(numLevels, runs)
         : UniversalCompaction.of(options).pick(numLevels, runs);
+    if (unit.isEmpty() && mode == Mode.FULL && vectors != null) unit = vectoredFiles(numLevels, runs, vectors);
     if (unit.isEmpty()) return Optional.empty();
     int outputLevel = unit.get().outputLevel();
     boolean dropDelete = outputLevel != 0 && outputLevel >= BucketRuns.highestLevel(runs);
     Path bucketDir = new Path(table.dir(), new ScanPlanner(table).bucketPath(partition, bucket));
-    CompactResult result = new CompactRewriter(table, bucketDir, source)
-        .rewrite(outputLevel, dropDelete, unit.get().files());
+    CompactRewriter rewriter;
+    if (vectors == null) {
+      rewriter = new CompactRewriter(table, bucketDir, source);
+    } else {
+      // A unit is a prefix of the runs (newest first): the rest lie above its output level.
+      List<SortedRun> upper = new ArrayList<>();
+      for (LevelSortedRun r : runs.subList(Math.min(unit.get().runs().size(), runs.size()), runs.size())) {
+        if (r.level() > outputLevel) upper.add(r.run());
+      }
+      rewriter = CompactRewriter.withVectors(table, bucketDir, source, vectors, upper, mode == Mode.FULL);
+    }
+    CompactResult result = rewriter.rewrite(outputLevel, dropDelete, unit.get().files());
     return result.isEmpty() ? Optional.empty() : Optional.of(result);
+  }
+
+  /** A bucket that is one run on the top level: its files with vectors, rewritten in place. */
+  private static Optional<CompactUnit> vectoredFiles(int numLevels, List<LevelSortedRun> runs,
+                                                     BucketVectors vectors) {
+    if (runs.size() != 1) return Optional.empty();
+    List<DataFileMeta> withVectors = new ArrayList<>();
+    for (DataFileMeta f : runs.get(0).run().files()) if (vectors.of(f.fileName) != null) withVectors.add(f);
+    if (withVectors.isEmpty()) return Optional.empty();
+    return Optional.of(new CompactUnit(runs.get(0).level(),
+        List.of(new LevelSortedRun(runs.get(0).level(), SortedRun.ofSorted(withVectors)))));
   }
 }

@@ -3,10 +3,15 @@ package io.lagoon.core.mergetree.compact;
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.deletionvectors.BucketVectors;
+import io.lagoon.core.deletionvectors.VectorIndexCommit;
+import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.scan.LiveFiles;
 import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.snapshot.CommitKind;
@@ -62,7 +67,9 @@ public final class TableCompaction {
       }
       if (plan.removed.isEmpty()) return Optional.empty();
       try {
-        return Optional.of(new FileStoreCommit(table).replace(plan.removed, plan.added, CommitKind.COMPACT));
+        FileStoreCommit commit = new FileStoreCommit(table);
+        return Optional.of(plan.vectors.isEmpty() ? commit.replace(plan.removed, plan.added, CommitKind.COMPACT)
+            : commit.replace(plan.removed, plan.added, CommitKind.COMPACT, new VectorIndexCommit(table, plan.vectors)));
       } catch (CommitConflictException e) {
         // Certainly not committed. Any other failure may have come after the snapshot was
         // published, so the new files stay: an orphan is harmless, a deleted live file is not.
@@ -80,6 +87,7 @@ public final class TableCompaction {
     final List<ManifestEntry> removed = new ArrayList<>();
     final List<ManifestEntry> added = new ArrayList<>();
     final List<Path> newFiles = new ArrayList<>();
+    final List<BucketVectorChange> vectors = new ArrayList<>();
 
     void deleteNewFiles(FileStoreTable table) {
       for (Path p : newFiles) {
@@ -95,6 +103,13 @@ public final class TableCompaction {
   private static void compactBuckets(FileStoreTable table, KeyValueSource source, Predicate<InternalRow> filter,
                                      boolean full, Snapshot snapshot, Plan plan) throws IOException {
     List<PaimonType> partTypes = table.schema().partitionTypes();
+    boolean dv = table.options().deletionVectors();
+    List<IndexManifestEntry> index = new ArrayList<>();
+    if (dv && snapshot.indexManifest != null) {
+      for (IndexManifestEntry e : table.manifests().readIndexManifest(snapshot.indexManifest)) {
+        if (e.isDeletionVectors()) index.add(e);
+      }
+    }
     Map<String, List<ManifestEntry>> buckets = new LinkedHashMap<>();
     for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
       if (filter != null && !filter.test(BinaryRows.deserialize(e.partition, partTypes))) continue;
@@ -109,8 +124,26 @@ public final class TableCompaction {
         byName.put(e.file.fileName, e);
         files.add(e.file);
       }
-      Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source, full);
+      BucketVectors vectors = null;
+      if (dv) {
+        List<IndexManifestEntry> mine = new ArrayList<>();
+        for (IndexManifestEntry e : index) {
+          if (e.bucket == first.bucket && Arrays.equals(e.partition, first.partition)) mine.add(e);
+        }
+        vectors = new BucketVectors(first.partition, first.bucket, mine, table.options().deletionVectorsBitmap64(),
+            table.io(), table.dir(), table.fullName());
+      }
+      Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source,
+          full ? BucketCompactor.Mode.FULL
+          : LevelZeroVisibility.hidden(table.schema()) ? BucketCompactor.Mode.FORCE_UP_LEVEL0
+          : BucketCompactor.Mode.UNIVERSAL, vectors);
       if (result.isEmpty()) continue;
+      if (vectors != null) {
+        IndexManifestEntry written = vectors.changed() ? vectors.write(table.io(), table.dir()) : null;
+        if (written != null) plan.newFiles.add(new Path(new Path(table.dir(), "index"), written.fileName));
+        plan.vectors.add(new BucketVectorChange(first.partition, first.bucket, BucketVectorChange.upperFiles(entries),
+            BucketVectorChange.indexFileNames(vectors.base()), vectors.changed(), written));
+      }
       Path bucketDir = new Path(table.dir(), paths.bucketPath(first.partition, first.bucket));
       for (DataFileMeta f : result.get().newFiles()) plan.newFiles.add(new Path(bucketDir, f.fileName));
       for (DataFileMeta f : result.get().before()) plan.removed.add(byName.get(f.fileName));

@@ -1,6 +1,7 @@
 package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.manifest.ManifestFileMeta;
 import io.lagoon.core.manifest.SimpleStats;
@@ -36,6 +37,7 @@ final class BaseFiles {
   private final Map<String, TreeMap<Integer, List<ManifestEntry>>> entries = new HashMap<>();
   /** Live files of the partitions asked for, by bucket. */
   private final Map<String, Map<Integer, List<ManifestEntry>>> live = new HashMap<>();
+  private List<IndexManifestEntry> index;
 
   BaseFiles(FileStoreTable table, long snapshotId) {
     this.table = table;
@@ -52,6 +54,23 @@ final class BaseFiles {
       live.put(key, buckets);
     }
     return buckets.getOrDefault(bucket, List.of());
+  }
+
+  /** The bucket's deletion-vector index entries in the base snapshot (its index manifest, read once). */
+  List<IndexManifestEntry> vectorIndex(byte[] partition, int bucket) throws IOException {
+    if (snapshotId < 0) return List.of();
+    if (index == null) {
+      index = new ArrayList<>();
+      String manifest = table.snapshots().snapshot(snapshotId).indexManifest;
+      if (manifest != null) {
+        for (IndexManifestEntry e : table.manifests().readIndexManifest(manifest)) {
+          if (e.isDeletionVectors()) index.add(e);
+        }
+      }
+    }
+    List<IndexManifestEntry> out = new ArrayList<>();
+    for (IndexManifestEntry e : index) if (e.bucket == bucket && Arrays.equals(e.partition, partition)) out.add(e);
+    return out;
   }
 
   /** Manifests read so far (for tests). */

@@ -2,6 +2,8 @@ package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.commit.FileStoreCommit;
+import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.deletionvectors.VectorIndexCommit;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.snapshot.CommitKind;
 import io.lagoon.core.table.FileStoreTable;
@@ -33,10 +35,12 @@ public final class KeyValueCommit {
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
+    List<BucketVectorChange> vectors = new ArrayList<>();
     for (KeyValueWriteResult r : results) {
       added.addAll(r.newFiles);
       before.addAll(r.compactBefore);
       after.addAll(r.compactAfter);
+      vectors.addAll(r.vectorChanges);
     }
     FileStoreCommit commit = new FileStoreCommit(table);
     if (overwritePartitions != null) {
@@ -51,9 +55,23 @@ public final class KeyValueCommit {
     }
     if (before.isEmpty() && after.isEmpty()) return;
     try {
-      commit.replace(before, after, CommitKind.COMPACT);
+      if (vectors.isEmpty()) commit.replace(before, after, CommitKind.COMPACT);
+      else commit.replace(before, after, CommitKind.COMPACT, new VectorIndexCommit(table, vectors));
     } catch (CommitConflictException e) {
       deleteOutputs(table, before, after);
+      deleteIndexFiles(table, vectors);
+    }
+  }
+
+  /** New deletion-vector index files the tasks wrote (none was committed). */
+  private static void deleteIndexFiles(FileStoreTable table, List<BucketVectorChange> changes) {
+    for (BucketVectorChange c : changes) {
+      if (c.newEntry == null) continue;
+      try {
+        table.io().delete(new Path(new Path(table.dir(), "index"), c.newEntry.fileName), false);
+      } catch (IOException | RuntimeException ignore) {
+        // an unreferenced file at worst
+      }
     }
   }
 
@@ -87,6 +105,7 @@ public final class KeyValueCommit {
     for (KeyValueWriteResult r : results) {
       delete(table, r.newFiles);
       deleteOutputs(table, r.compactBefore, r.compactAfter);
+      deleteIndexFiles(table, r.vectorChanges);
     }
   }
 

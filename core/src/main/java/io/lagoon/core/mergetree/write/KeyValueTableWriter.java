@@ -6,7 +6,10 @@ import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.data.BinaryRowEncoder;
 import io.lagoon.core.data.BucketFunction;
+import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.engine.KeyValue;
@@ -208,6 +211,7 @@ public final class KeyValueTableWriter {
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
+    List<BucketVectorChange> vectorChanges = new ArrayList<>();
     boolean compact = source != null && !table.options().writeOnly();
     for (BucketState s : buckets) {
       List<ManifestEntry> fresh = new ArrayList<>();
@@ -215,21 +219,33 @@ public final class KeyValueTableWriter {
         fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
       }
       added.addAll(fresh);
-      if (compact && !fresh.isEmpty()) compactBucket(s, fresh, before, after);
+      if (compact && !fresh.isEmpty()) compactBucket(s, fresh, before, after, vectorChanges);
     }
-    return new KeyValueWriteResult(added, before, after);
+    return new KeyValueWriteResult(added, before, after, vectorChanges);
   }
 
   private void compactBucket(BucketState s, List<ManifestEntry> fresh, List<ManifestEntry> before,
-                             List<ManifestEntry> after) throws IOException {
+                             List<ManifestEntry> after, List<BucketVectorChange> vectorChanges) throws IOException {
     Map<String, ManifestEntry> byName = new LinkedHashMap<>();
-    for (ManifestEntry e : base.of(s.partition.bytes, s.bucket)) byName.put(e.file.fileName, e);
+    List<ManifestEntry> baseFiles = base.of(s.partition.bytes, s.bucket);
+    for (ManifestEntry e : baseFiles) byName.put(e.file.fileName, e);
     for (ManifestEntry e : fresh) byName.put(e.file.fileName, e);
     List<DataFileMeta> files = new ArrayList<>();
     for (ManifestEntry e : byName.values()) files.add(e.file);
     BucketCompactor.Mode mode = compactionMode();
-    Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, mode);
+    BucketVectors vectors = null;
+    if (table.options().deletionVectors()) {
+      vectors = new BucketVectors(s.partition.bytes, s.bucket, base.vectorIndex(s.partition.bytes, s.bucket),
+          table.options().deletionVectorsBitmap64(), table.io(), table.dir(), table.fullName());
+    }
+    Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, mode,
+        vectors);
     if (result.isEmpty()) return;
+    if (vectors != null) {
+      IndexManifestEntry written = vectors.changed() ? vectors.write(table.io(), table.dir()) : null;
+      vectorChanges.add(new BucketVectorChange(s.partition.bytes, s.bucket, BucketVectorChange.upperFiles(baseFiles),
+          BucketVectorChange.indexFileNames(vectors.base()), vectors.changed(), written));
+    }
     for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
     for (DataFileMeta f : result.get().after()) {
       after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));

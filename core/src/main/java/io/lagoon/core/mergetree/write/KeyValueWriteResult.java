@@ -1,5 +1,6 @@
 package io.lagoon.core.mergetree.write;
 
+import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.manifest.ManifestEntry;
 import java.io.Serializable;
 import java.util.List;
@@ -12,11 +13,19 @@ public final class KeyValueWriteResult implements Serializable {
   public final List<ManifestEntry> compactBefore;
   /** ADD entries of the compaction outputs. */
   public final List<ManifestEntry> compactAfter;
+  /** Deletion-vector mode: per compacted bucket, what its compaction assumed and changed. */
+  public final List<BucketVectorChange> vectorChanges;
 
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter) {
+    this(newFiles, compactBefore, compactAfter, List.of());
+  }
+
+  public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
+                             List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges) {
     this.newFiles = List.copyOf(newFiles);
     this.compactBefore = List.copyOf(compactBefore);
     this.compactAfter = List.copyOf(compactAfter);
+    this.vectorChanges = List.copyOf(vectorChanges);
   }
 }
