@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Primary-key tables between Lagoon and Paimon 0.9 (Spark catalog, same warehouse): written by
- * Lagoon, by Paimon 0.9, and by both in turns, over enough commits that both compact; both
- * catalogs must read the same rows after every commit.
+ * Lagoon, by Paimon 0.9, and by both in turns, over enough commits that both compact, with and
+ * without deletion vectors; both catalogs must read the same rows after every commit.
  */
 @RequiresPaimon09
 class Paimon09PkInteropTest {
@@ -55,7 +55,11 @@ class Paimon09PkInteropTest {
       "dedup_p|'file.format' = 'parquet'|p",
       "dedup_lp|'file.format' = 'orc'|lp",
       "partial_lp|'merge-engine' = 'partial-update', 'partial-update.remove-record-on-delete' = 'true'|lp",
-      "agg_pl|'merge-engine' = 'aggregation', 'fields.a.aggregate-function' = 'sum', 'fields.c.aggregate-function' = 'max'|pl"})
+      "agg_pl|'merge-engine' = 'aggregation', 'fields.a.aggregate-function' = 'sum', 'fields.c.aggregate-function' = 'max'|pl",
+      "dedup_dv_l|'deletion-vectors.enabled' = 'true'|l",
+      "dedup_dv_lp|'deletion-vectors.enabled' = 'true', 'file.format' = 'orc'|lp",
+      "partial_dv_pl|'deletion-vectors.enabled' = 'true', 'merge-engine' = 'partial-update', 'partial-update.remove-record-on-delete' = 'true'|pl",
+      "agg_dv_lp|'deletion-vectors.enabled' = 'true', 'merge-engine' = 'aggregation', 'fields.a.aggregate-function' = 'sum', 'fields.c.aggregate-function' = 'max'|lp"})
   void bothReadTheSameAfterEveryCommit(String name, String options, String writers) {
     String creator = writers.charAt(0) == 'l' ? "lake" : "paimon";
     session.sql("CREATE TABLE " + creator + ".pk." + name + " " + COLUMNS + " TBLPROPERTIES ('primary-key' = 'id',"
