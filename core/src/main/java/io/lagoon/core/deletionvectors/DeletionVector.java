@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.TreeMap;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -53,6 +54,33 @@ public final class DeletionVector {
     if (position < 0) return false;
     RoaringBitmap b = bitmaps.get((int) (position >>> 32));
     return b != null && b.contains((int) position);
+  }
+
+  /**
+   * The deleted positions among {@code count} consecutive ones from {@code from}, as offsets from
+   * {@code from} in ascending order, written to {@code out} (room for {@code count} needed).
+   * Walks the bitmap rather than testing every position, so a batch with few deletions costs
+   * little.
+   *
+   * @return how many offsets were written
+   */
+  public int deletedIn(long from, int count, int[] out) {
+    if (count <= 0 || bitmaps.isEmpty() || from < 0) return 0;
+    long to = from + count;
+    int n = 0;
+    for (Map.Entry<Integer, RoaringBitmap> e
+        : bitmaps.subMap((int) (from >>> 32), true, (int) ((to - 1) >>> 32), true).entrySet()) {
+      long base = ((long) e.getKey()) << 32;
+      PeekableIntIterator it = e.getValue().getIntIterator();
+      it.advanceIfNeeded((int) Math.max(from, base));
+      while (it.hasNext()) {
+        long p = base + Integer.toUnsignedLong(it.peekNext());
+        if (p >= to) break;
+        it.next();
+        out[n++] = (int) (p - from);
+      }
+    }
+    return n;
   }
 
   /** Deleted positions. */

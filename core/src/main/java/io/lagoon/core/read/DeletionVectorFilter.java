@@ -44,6 +44,7 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
   private final GenericInternalRow fileRow;
   private InternalRow pending;
   private int[] selection = new int[0];
+  private int[] deleted = new int[0];
 
   /**
    * @param output the columns the caller asked for; the reader returns them plus the position
@@ -103,9 +104,7 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
     int live = n;
     if (vector != null) {
       ColumnVector positions = b.column(width);
-      if (selection.length < n) selection = new int[n];
-      live = 0;
-      for (int r = 0; r < n; r++) if (!vector.isDeleted(positions.getLong(r))) selection[live++] = r;
+      live = n > 0 ? select(positions, n) : 0;
       if (live < n) dropped.accept(n - live);
     }
     for (int c = 0; c < width; c++) {
@@ -121,6 +120,34 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
       columns[next] = live == n ? b.column(width) : new SelectedColumnVector(b.column(width), selection, live);
     }
     return new ColumnarBatch(columns, live);
+  }
+
+  /**
+   * Fills {@code selection} with the batch's live rows; returns their count. A batch's positions
+   * are consecutive (a reader returns a row group's rows in order), so the vector is asked for the
+   * deleted ones in that range; otherwise each position is tested.
+   */
+  private int select(ColumnVector positions, int n) {
+    if (selection.length < n) {
+      selection = new int[n];
+      deleted = new int[n];
+    }
+    long first = positions.getLong(0);
+    int live = 0;
+    if (positions.getLong(n - 1) - first == n - 1) {
+      int d = vector.deletedIn(first, n, deleted);
+      if (d == 0) return n;
+      int r = 0;
+      for (int i = 0; i < d; i++) {
+        int skip = deleted[i];
+        while (r < skip) selection[live++] = r++;
+        r++;
+      }
+      while (r < n) selection[live++] = r++;
+      return live;
+    }
+    for (int r = 0; r < n; r++) if (!vector.isDeleted(positions.getLong(r))) selection[live++] = r;
+    return live;
   }
 
   @Override

@@ -24,6 +24,39 @@ class DeletionVectorTest {
     }
   }
 
+  /** Ranges within 2^31, across it and across the 2^32 boundary of the 64-bit form, dense and sparse. */
+  @Test
+  void deletedInListsExactlyTheDeletedOffsetsOfARange() {
+    Random rnd = new Random(9);
+    for (boolean wide : new boolean[] {false, true}) {
+      long[] bases = wide ? new long[] {0, (1L << 31) - 500, (1L << 32) - 700, 5L << 32} : new long[] {0, 1_000_000,
+          Integer.MAX_VALUE - 3000L};
+      for (long base : bases) {
+        TreeSet<Long> model = new TreeSet<>();
+        DeletionVector dv = DeletionVector.empty(wide);
+        for (int i = 0; i < 1500; i++) {
+          long p = base + (rnd.nextBoolean() ? rnd.nextInt(300) : rnd.nextInt(3000));
+          if (p > (wide ? Long.MAX_VALUE : Integer.MAX_VALUE)) continue;
+          model.add(p);
+          dv.delete(p);
+        }
+        for (int probe = 0; probe < 200; probe++) {
+          long from = base + rnd.nextInt(3100) - 50;
+          if (from < 0) from = 0;
+          int count = 1 + rnd.nextInt(1200);
+          int[] out = new int[count];
+          int n = dv.deletedIn(from, count, out);
+          List<Long> expected = new java.util.ArrayList<>();
+          for (long p : model.subSet(from, from + count)) expected.add(p - from);
+          List<Long> actual = new java.util.ArrayList<>();
+          for (int i = 0; i < n; i++) actual.add((long) out[i]);
+          assertEquals(expected, actual, "range [" + from + ", " + (from + count) + ") wide=" + wide);
+        }
+      }
+    }
+    assertEquals(0, DeletionVector.empty(false).deletedIn(0, 10, new int[10]));
+  }
+
   @Test
   void bothFormsRoundTripRandomPositions() {
     Random rnd = new Random(5);

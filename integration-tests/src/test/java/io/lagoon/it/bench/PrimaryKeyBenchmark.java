@@ -143,22 +143,39 @@ public final class PrimaryKeyBenchmark {
   }
 
   /**
-   * Full scans of the same rows after the upserts: Lagoon's merge-on-read, an append table,
-   * and, with Paimon there, Paimon 0.9's table with deletion vectors read by Paimon and by Lagoon.
+   * Full scans of the same rows after the upserts: Lagoon's merge-on-read, Lagoon's table with
+   * deletion vectors (same load and upserts), an append table, and, with Paimon there, Paimon
+   * 0.9's table with deletion vectors read by Paimon and by Lagoon. The deletion-vector tables'
+   * load and upsert times are printed too (their writes do the lookup compaction).
    */
   private void scans(SparkSession spark, boolean paimon, String expected) throws IOException {
     String query = "SELECT count(*), sum(price) FROM %s";
+    String dv = ", 'deletion-vectors.enabled' = 'true'";
     spark.sql("CREATE TABLE lagoon.bench.flat AS SELECT * FROM lagoon.bench.pk");
+    Map<String, Result> dvWrites = new LinkedHashMap<>();
+    dvWrites.put("lagoon", measure(spark, "lagoon", "pk_dv", rows, 1, dv));
+    if (paimon) dvWrites.put("paimon", measure(spark, "paimon", "pk_dv", rows, 1, dv));
     Map<String, Long> medians = new LinkedHashMap<>();
     medians.put("lagoon, primary key (merge-on-read)", scan(spark, String.format(Locale.ROOT, query, "lagoon.bench.pk"), expected));
+    medians.put("lagoon, primary key with deletion vectors",
+        scan(spark, String.format(Locale.ROOT, query, "lagoon.bench.pk_dv"), expected));
     medians.put("lagoon, append table of the same rows", scan(spark, String.format(Locale.ROOT, query, "lagoon.bench.flat"), expected));
     if (paimon) {
-      measure(spark, "paimon", "pk_dv", rows, 1, ", 'deletion-vectors.enabled' = 'true'");
       medians.put("paimon 0.9, primary key with deletion vectors",
           scan(spark, String.format(Locale.ROOT, query, "paimon.bench.pk_dv"), expected));
       medians.put("lagoon reading paimon's deletion-vector table",
           scan(spark, String.format(Locale.ROOT, query, "lagoon_paimon.bench.pk_dv"), expected));
     }
+    System.out.println("Deletion-vector tables, the same load and upserts (ms):");
+    for (Map.Entry<String, Result> e : dvWrites.entrySet()) {
+      Result r = e.getValue();
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-8s load %8s  upserts", e.getKey(),
+          BenchSupport.ms(r.load)));
+      for (long u : r.upserts) line.append(String.format(Locale.ROOT, " %8s", BenchSupport.ms(u)));
+      line.append(String.format(Locale.ROOT, "   %d files, %.1f MB", r.files, r.megabytes));
+      System.out.println(line);
+    }
+    System.out.println();
     System.out.println("Full scans after the upserts, median ms of " + runs + " runs:");
     long append = medians.get("lagoon, append table of the same rows");
     for (Map.Entry<String, Long> e : medians.entrySet()) {

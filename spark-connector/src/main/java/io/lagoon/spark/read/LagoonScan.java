@@ -104,7 +104,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     if (pkPartitions == null) {
       SQLConf conf = SQLConf.get();
       ScanPlan p = plan();
-      pkPartitions = PkPartitions.plan(table, p, vectors, conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes());
+      pkPartitions = PkPartitions.plan(table, p, vectors, SplitSize.of(p, conf), conf.filesOpenCostInBytes());
     }
     return pkPartitions;
   }
@@ -116,7 +116,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     if (table.hasPrimaryKey()) return pkPartitions().partitions;
     ScanPlan p = plan();
     SQLConf conf = SQLConf.get();
-    long maxBytes = conf.filesMaxPartitionBytes();
+    long maxBytes = SplitSize.of(p, conf);
     long openCost = conf.filesOpenCostInBytes();
     List<LagoonInputPartition.FileRange> ranges = new ArrayList<>();
     long rowsPlanned = 0;

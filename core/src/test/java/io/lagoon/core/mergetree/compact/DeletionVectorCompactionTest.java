@@ -1,0 +1,132 @@
+package io.lagoon.core.mergetree.compact;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lagoon.core.deletionvectors.BucketVectors;
+import io.lagoon.core.deletionvectors.DeletionVector;
+import io.lagoon.core.manifest.DataFileMeta;
+import io.lagoon.core.manifest.IndexManifestEntry;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Compaction in deletion-vector mode at the level of one bucket: level-0 keys are looked up in
+ * the runs above, the live record found is folded into the merge and its position marked, rows
+ * already marked are never found again, retractions only mark, and a full compaction leaves no
+ * vector.
+ */
+class DeletionVectorCompactionTest {
+  @TempDir java.nio.file.Path tmp;
+
+  private static long value(List<KeyValue> records, int id) {
+    for (KeyValue kv : records) if (kv.key().getInt(0) == id) return kv.value().getLong(1);
+    throw new AssertionError("no record for id " + id + " in " + records);
+  }
+
+  private static List<Long> positions(DeletionVector dv, long rows) {
+    List<Long> out = new ArrayList<>();
+    for (long p = 0; p < rows; p++) if (dv.isDeleted(p)) out.add(p);
+    return out;
+  }
+
+  private BucketVectors vectors(KvTestTable t, List<IndexManifestEntry> base) {
+    return new BucketVectors(t.partition(0), 0, base, false, t.table.io(), t.table.dir(), t.table.fullName());
+  }
+
+  @Test
+  void aggregationFoldsTheLookedUpRowAndMarksIt() throws IOException {
+    KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true",
+        "merge-engine", "aggregation", "fields.v.aggregate-function", "sum"));
+    List<KeyValue> base = new ArrayList<>();
+    for (int id = 0; id < 100; id++) base.add(t.kv(0, id, id, KeyValue.INSERT, 1L));
+    DataFileMeta top = t.write(0, 5, base);
+    DataFileMeta a = t.write(0, 0, t.records(0, 1000, "5+10", "50+10", "200+10"));
+    BucketVectors v = vectors(t, List.of());
+
+    CompactResult first = BucketCompactor.compact(t.table, t.partition(0), 0, List.of(top, a), t.source,
+        BucketCompactor.Mode.FORCE_UP_LEVEL0, v).orElseThrow();
+    assertEquals(List.of(a), first.before(), "only the level-0 file is compacted; the top run stays");
+    DataFileMeta mid = first.after().get(0);
+    assertEquals(4, mid.level);
+    List<KeyValue> midRows = t.readBack(0, mid);
+    assertEquals(11, value(midRows, 5), "the top row's 1 is folded into the new row");
+    assertEquals(11, value(midRows, 50));
+    assertEquals(10, value(midRows, 200), "a key nowhere above keeps its own value");
+    assertEquals(List.of(5L, 50L), positions(v.of(top.fileName), 100), "the superseded rows are marked");
+    assertTrue(v.changed());
+
+    // Next write: key 5 now lives on level 4 (live) and on level 5 (marked): only level 4 counts.
+    DataFileMeta b = t.write(0, 0, t.records(0, 2000, "5+100", "60+1"));
+    CompactResult second = BucketCompactor.compact(t.table, t.partition(0), 0, List.of(top, mid, b), t.source,
+        BucketCompactor.Mode.FORCE_UP_LEVEL0, v).orElseThrow();
+    assertEquals(List.of(b), second.before());
+    List<KeyValue> upper = t.readBack(0, second.after().get(0));
+    assertEquals(111, value(upper, 5));
+    assertEquals(2, value(upper, 60));
+    assertEquals(List.of(0L), positions(v.of(mid.fileName), mid.rowCount), "key 5's row on level 4 is marked");
+    assertEquals(List.of(5L, 50L, 60L), positions(v.of(top.fileName), 100));
+
+    // The vectors survive a write and a reload from the index file.
+    IndexManifestEntry entry = v.write(t.table.io(), t.table.dir());
+    BucketVectors reloaded = vectors(t, List.of(entry));
+    assertEquals(List.of(5L, 50L, 60L), positions(reloaded.of(top.fileName), 100));
+    assertEquals(List.of(0L), positions(reloaded.of(mid.fileName), mid.rowCount));
+
+    // A full compaction reads every file without its marked rows: each key once, no vector left.
+    CompactResult full = BucketCompactor.compact(t.table, t.partition(0), 0,
+        List.of(top, mid, second.after().get(0)), t.source, BucketCompactor.Mode.FULL, reloaded).orElseThrow();
+    List<KeyValue> all = new ArrayList<>();
+    for (DataFileMeta f : full.newFiles()) all.addAll(t.readBack(0, f));
+    assertEquals(101, all.size(), "ids 0..99 and 200, each once");
+    assertEquals(111, value(all, 5));
+    assertEquals(11, value(all, 50));
+    assertEquals(2, value(all, 60));
+    assertEquals(1, value(all, 7));
+    assertNull(reloaded.of(top.fileName));
+    assertNull(reloaded.write(t.table.io(), t.table.dir()), "no vector is left to write");
+  }
+
+  @Test
+  void retractionsMarkTheOlderRowAndAreNotStored() throws IOException {
+    KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true"));
+    DataFileMeta top = t.write(0, 5, t.records(0, 0, "1+1", "2+2", "3+3", "4+4"));
+    DataFileMeta a = t.write(0, 0, t.records(0, 100, "2-", "3+30", "9-"));
+    BucketVectors v = vectors(t, List.of());
+    CompactResult r = BucketCompactor.compact(t.table, t.partition(0), 0, List.of(top, a), t.source,
+        BucketCompactor.Mode.FORCE_UP_LEVEL0, v).orElseThrow();
+    List<KeyValue> out = new ArrayList<>();
+    for (DataFileMeta f : r.newFiles()) {
+      assertEquals(0L, (long) f.deleteRowCount, "no retraction is stored above level 0");
+      out.addAll(t.readBack(0, f));
+    }
+    assertEquals(1, out.size(), "only key 3's new row is written: " + out);
+    assertEquals(30, value(out, 3));
+    assertEquals(List.of(1L, 2L), positions(v.of(top.fileName), 4), "keys 2 and 3 are marked in the top file");
+  }
+
+  @Test
+  void fullCompactionOfOneTopRunRewritesOnlyFilesWithVectors() throws IOException {
+    KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true"));
+    DataFileMeta low = t.write(0, 5, t.records(0, 0, "1+1", "2+2"));
+    DataFileMeta high = t.write(0, 5, t.records(0, 10, "5+5", "6+6"));
+    BucketVectors v = vectors(t, List.of());
+    v.delete(high.fileName, 0);
+    CompactResult r = BucketCompactor.compact(t.table, t.partition(0), 0, List.of(low, high), t.source,
+        BucketCompactor.Mode.FULL, v).orElseThrow();
+    assertEquals(List.of(high), r.before(), "the file without a vector stays as it is");
+    List<KeyValue> out = t.readBack(0, r.after().get(0));
+    assertEquals(1, out.size());
+    assertEquals(6, value(out, 6));
+    assertNull(v.of(high.fileName));
+    assertFalse(BucketCompactor.compact(t.table, t.partition(0), 0, List.of(low, r.after().get(0)), t.source,
+        BucketCompactor.Mode.FULL, v).isPresent(), "nothing left to do");
+  }
+}
