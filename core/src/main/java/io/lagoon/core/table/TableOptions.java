@@ -25,6 +25,7 @@ public final class TableOptions implements Serializable {
   public static final String NUM_LEVELS = "num-levels";
   public static final String MAX_SIZE_AMPLIFICATION_PERCENT = "compaction.max-size-amplification-percent";
   public static final String COMPACTION_SIZE_RATIO = "compaction.size-ratio";
+  public static final String COMPACTION_DELETE_RATIO_THRESHOLD = "compaction.delete-ratio-threshold";
   public static final String WRITE_ONLY = "write-only";
   public static final String ROWKIND_FIELD = "rowkind.field";
   public static final String MERGE_ENGINE = "merge-engine";
@@ -97,7 +98,25 @@ public final class TableOptions implements Serializable {
     return parseInt(COMPACTION_SIZE_RATIO, 1);
   }
 
-  /** {@code write-only}: writers never compact; a separate compaction job does. */
+  /**
+   * {@code compaction.delete-ratio-threshold}: a data file whose deletion vector marks more than
+   * this share of its rows is rewritten by the next compaction of its bucket. Paimon applies it to
+   * append tables; Lagoon also to primary-key tables in deletion-vector mode, so the rows a scan
+   * reads and throws away stay bounded. Default 0.2, as Paimon's.
+   */
+  public double compactionDeleteRatioThreshold() {
+    String v = options.get(COMPACTION_DELETE_RATIO_THRESHOLD);
+    if (v == null) return 0.2;
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (d < 0 || d > 1 || Double.isNaN(d)) throw new NumberFormatException();
+      return d;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Table option '" + COMPACTION_DELETE_RATIO_THRESHOLD
+          + "' must be a number between 0 and 1, got '" + v + "'");
+    }
+  }
+
   public boolean deletionVectors() {
     return Boolean.parseBoolean(get(DELETION_VECTORS_ENABLED, "false"));
   }

@@ -73,10 +73,13 @@ public final class BucketCompactor {
         : mode == Mode.FORCE_UP_LEVEL0 ? UniversalCompaction.of(options).pickForceUpLevel0(numLevels, runs)
         : UniversalCompaction.of(options).pick(numLevels, runs);
     if (unit.isEmpty() && mode == Mode.FULL && vectors != null) unit = vectoredFiles(numLevels, runs, vectors);
-    if (unit.isEmpty()) return Optional.empty();
+    Path bucketDir = new Path(table.dir(), new ScanPlanner(table).bucketPath(partition, bucket));
+    if (unit.isEmpty()) {
+      return vectors == null ? Optional.empty()
+          : nonEmpty(rewriteMostlyDeleted(table, bucketDir, source, files, vectors, new CompactResult(List.of(), List.of())));
+    }
     int outputLevel = unit.get().outputLevel();
     boolean dropDelete = outputLevel != 0 && outputLevel >= BucketRuns.highestLevel(runs);
-    Path bucketDir = new Path(table.dir(), new ScanPlanner(table).bucketPath(partition, bucket));
     CompactRewriter rewriter;
     if (vectors == null) {
       rewriter = new CompactRewriter(table, bucketDir, source);
@@ -89,7 +92,39 @@ public final class BucketCompactor {
       rewriter = CompactRewriter.withVectors(table, bucketDir, source, vectors, upper, mode == Mode.FULL);
     }
     CompactResult result = rewriter.rewrite(outputLevel, dropDelete, unit.get().files());
+    if (vectors != null) result = rewriteMostlyDeleted(table, bucketDir, source, files, vectors, result);
+    return nonEmpty(result);
+  }
+
+  private static Optional<CompactResult> nonEmpty(CompactResult result) {
     return result.isEmpty() ? Optional.empty() : Optional.of(result);
+  }
+
+  /**
+   * Deletion-vector mode: files above level 0 the compaction did not touch whose vector marks more
+   * than {@code compaction.delete-ratio-threshold} of their rows are rewritten in place (same level,
+   * the marked rows gone); a file's live rows are already the newest of their keys, so nothing is
+   * looked up. Keeps what a scan reads and discards bounded.
+   */
+  private static CompactResult rewriteMostlyDeleted(FileStoreTable table, Path bucketDir, KeyValueSource source,
+                                                    List<DataFileMeta> files, BucketVectors vectors,
+                                                    CompactResult done) throws IOException {
+    double threshold = table.options().compactionDeleteRatioThreshold();
+    java.util.Set<String> touched = new java.util.HashSet<>();
+    for (DataFileMeta f : done.before()) touched.add(f.fileName);
+    for (DataFileMeta f : done.after()) touched.add(f.fileName);
+    List<DataFileMeta> before = new ArrayList<>(done.before());
+    List<DataFileMeta> after = new ArrayList<>(done.after());
+    for (DataFileMeta f : files) {
+      if (f.level == 0 || touched.contains(f.fileName)) continue;
+      io.lagoon.core.deletionvectors.DeletionVector dv = vectors.of(f.fileName);
+      if (dv == null || dv.cardinality() <= threshold * f.rowCount) continue;
+      CompactResult r = CompactRewriter.withVectors(table, bucketDir, source, vectors, List.of(), true)
+          .rewrite(f.level, true, List.of(f));
+      before.addAll(r.before());
+      after.addAll(r.after());
+    }
+    return new CompactResult(before, after);
   }
 
   /** A bucket that is one run on the top level: its files with vectors, rewritten in place. */

@@ -43,8 +43,9 @@ class DeletionVectorCompactionTest {
 
   @Test
   void aggregationFoldsTheLookedUpRowAndMarksIt() throws IOException {
+    // A threshold of 1 keeps files with marked rows in place, so the vectors can be followed.
     KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true",
-        "merge-engine", "aggregation", "fields.v.aggregate-function", "sum"));
+        "merge-engine", "aggregation", "fields.v.aggregate-function", "sum", "compaction.delete-ratio-threshold", "1"));
     List<KeyValue> base = new ArrayList<>();
     for (int id = 0; id < 100; id++) base.add(t.kv(0, id, id, KeyValue.INSERT, 1L));
     DataFileMeta top = t.write(0, 5, base);
@@ -96,7 +97,8 @@ class DeletionVectorCompactionTest {
 
   @Test
   void retractionsMarkTheOlderRowAndAreNotStored() throws IOException {
-    KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true"));
+    KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true",
+        "compaction.delete-ratio-threshold", "1"));
     DataFileMeta top = t.write(0, 5, t.records(0, 0, "1+1", "2+2", "3+3", "4+4"));
     DataFileMeta a = t.write(0, 0, t.records(0, 100, "2-", "3+30", "9-"));
     BucketVectors v = vectors(t, List.of());
@@ -128,5 +130,33 @@ class DeletionVectorCompactionTest {
     assertNull(v.of(high.fileName));
     assertFalse(BucketCompactor.compact(t.table, t.partition(0), 0, List.of(low, r.after().get(0)), t.source,
         BucketCompactor.Mode.FULL, v).isPresent(), "nothing left to do");
+  }
+
+  /** A file whose vector marks more than compaction.delete-ratio-threshold of its rows is rewritten in place. */
+  @Test
+  void mostlyDeletedFilesAreRewrittenInPlace() throws IOException {
+    for (String threshold : new String[] {"0.2", "0.5"}) {
+      java.nio.file.Path dir = tmp.resolve("t" + threshold);
+      KvTestTable t = new KvTestTable(dir, false, Map.of("deletion-vectors.enabled", "true",
+          "compaction.delete-ratio-threshold", threshold));
+      List<KeyValue> rows = new ArrayList<>();
+      for (int id = 0; id < 10; id++) rows.add(t.kv(0, id, id, KeyValue.INSERT, (long) id));
+      DataFileMeta top = t.write(0, 5, rows);
+      DataFileMeta fresh = t.write(0, 0, t.records(0, 100, "100+1"));
+      BucketVectors v = vectors(t, List.of());
+      for (long p = 0; p < 3; p++) v.delete(top.fileName, p);
+      CompactResult r = BucketCompactor.compact(t.table, t.partition(0), 0, List.of(top, fresh), t.source,
+          BucketCompactor.Mode.FORCE_UP_LEVEL0, v).orElseThrow();
+      if (threshold.equals("0.2")) {
+        assertTrue(r.before().contains(top), "3 of 10 rows marked is above 0.2: " + r);
+        DataFileMeta rewritten = r.after().stream().filter(f -> f.level == 5).findFirst().orElseThrow();
+        assertEquals(7, rewritten.rowCount);
+        assertEquals(7, t.readBack(0, rewritten).size());
+        assertNull(v.of(top.fileName));
+      } else {
+        assertFalse(r.before().contains(top), "3 of 10 is below 0.5: " + r);
+        assertEquals(3, v.of(top.fileName).cardinality());
+      }
+    }
   }
 }
