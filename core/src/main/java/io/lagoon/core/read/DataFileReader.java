@@ -48,6 +48,8 @@ public final class DataFileReader implements Serializable {
   private final boolean batch;
   /** Parquet reader for files that store a TIMESTAMP_NTZ column as INT96 (null: no such column). */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
+  /** Parquet without the row-index column, for whole-file reads that count positions; null when filters are pushed. */
+  private Function1<PartitionedFile, Iterator<InternalRow>> parquetCounted;
   private List<String> ntzColumns = List.of();
   /**
    * The column Spark's Parquet reader fills with each row's position in its file (and the ORC
@@ -139,6 +141,12 @@ public final class DataFileReader implements Serializable {
       reader.parquetInt96 = new ParquetFileFormat().buildReaderWithPartitionValues(spark, ntzAsTimestamp(dataSchema),
           noPartitions, ntzAsTimestamp(required), JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
       reader.ntzColumns = ntz;
+    }
+    if (rowPositions && parquet && filters.isEmpty()) {
+      // Without filters the reader returns every row of a file in order, so a whole-file read can
+      // count positions instead of having Spark generate its row-index column (see open).
+      reader.parquetCounted = new ParquetFileFormat().buildReaderWithPartitionValues(spark, dataSchema, noPartitions,
+          output, pushed, options, conf);
     }
     reader.output = output;
     reader.rowPositions = rowPositions;
@@ -238,15 +246,27 @@ public final class DataFileReader implements Serializable {
                                     LongConsumer dropped) {
     if (!rowPositions && deleted != null) throw new IllegalStateException("This reader was built without row positions");
     if (!rowPositions && !withFile) return openRaw(path, start, length, fileSize);
+    if (parquetCounted != null && start == 0 && length >= fileSize && path.getName().endsWith(".parquet")
+        && !(parquetInt96 != null && hasInt96Ntz(path))) {
+      @SuppressWarnings({"unchecked", "rawtypes"})
+      Iterator<InternalRow> counted = (Iterator) new DeletionVectorFilter(parquetCounted.apply(partitioned(path, start,
+          length, fileSize)), output, true, true, deleted, batch, dropped, withFile ? path.toString() : null,
+          withPosition);
+      return counted;
+    }
     @SuppressWarnings({"unchecked", "rawtypes"})
     Iterator<InternalRow> filtered = (Iterator) new DeletionVectorFilter(openRaw(path, start, length, fileSize), output,
         rowPositions, deleted, batch, dropped, withFile ? path.toString() : null, withPosition);
     return filtered;
   }
 
-  private Iterator<InternalRow> openRaw(Path path, long start, long length, long fileSize) {
-    PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(path), start, length,
+  private static PartitionedFile partitioned(Path path, long start, long length, long fileSize) {
+    return new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(path), start, length,
         new String[0], 0L, fileSize, scala.collection.immutable.Map$.MODULE$.empty());
+  }
+
+  private Iterator<InternalRow> openRaw(Path path, long start, long length, long fileSize) {
+    PartitionedFile file = partitioned(path, start, length, fileSize);
     String name = path.getName();
     if (name.endsWith(".orc") && orc != null) return orc.open(path, start, length);
     if (name.endsWith(".parquet") && parquet != null) {

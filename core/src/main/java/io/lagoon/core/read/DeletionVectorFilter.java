@@ -28,6 +28,10 @@ import scala.collection.JavaConverters;
  * copy and no row-at-a-time fallback) and rows are skipped. Then the metadata columns asked for
  * follow the table's: the file's path ({@code _file}, a constant vector) and the position
  * ({@code _pos}); an unasked position column is dropped.
+ *
+ * <p>Positions come from the reader's position column, or, when the reader returns every row of
+ * the file in order (a whole file, no pushed filter), are counted here: Spark's Parquet reader
+ * generates its row-index column at a cost that dominated deletion-vector scans.
  */
 final class DeletionVectorFilter extends AbstractIterator<Object> implements Closeable {
   private final Iterator<InternalRow> in;
@@ -37,6 +41,10 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
   private final LongConsumer dropped;
   private final UnsafeProjection project;
   private final boolean hasPositions;
+  /** Positions counted here rather than read: the next row's position in the file. */
+  private final boolean counted;
+  private long nextPosition;
+  private final GenericInternalRow positionRow;
   private final String file;
   private final UTF8String fileValue;
   private final boolean keepPosition;
@@ -53,9 +61,22 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
    */
   DeletionVectorFilter(Iterator<InternalRow> in, StructType output, boolean hasPositions, DeletionVector vector,
                        boolean batch, LongConsumer dropped, String file, boolean keepPosition) {
+    this(in, output, hasPositions, false, vector, batch, dropped, file, keepPosition);
+  }
+
+  /**
+   * @param counted the reader returns all of a file's rows in order and no position column: the
+   *     positions are counted from 0 (then {@code hasPositions} must be true: the rows carry them)
+   */
+  DeletionVectorFilter(Iterator<InternalRow> in, StructType output, boolean hasPositions, boolean counted,
+                       DeletionVector vector, boolean batch, LongConsumer dropped, String file,
+                       boolean keepPosition) {
     this.in = in;
     this.output = output;
     this.hasPositions = hasPositions;
+    this.counted = counted;
+    // Counted rows get their position and the path joined on, in the place a read position has.
+    this.positionRow = new GenericInternalRow(new Object[] {0L, file == null ? null : UTF8String.fromString(file)});
     this.vector = vector;
     this.batch = batch;
     this.dropped = dropped;
@@ -80,11 +101,18 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
     if (batch) return in.hasNext();
     while (pending == null && in.hasNext()) {
       InternalRow r = in.next();
-      if (vector != null && vector.isDeleted(r.getLong(output.fields().length))) {
+      long position;
+      if (counted) {
+        position = nextPosition++;
+        positionRow.setLong(0, position);
+      } else {
+        position = hasPositions ? r.getLong(output.fields().length) : -1;
+      }
+      if (vector != null && vector.isDeleted(position)) {
         dropped.accept(1);
         continue;
       }
-      pending = project.apply(joined.apply(r, fileRow));
+      pending = project.apply(joined.apply(r, counted ? positionRow : fileRow));
     }
     return pending != null;
   }
@@ -102,9 +130,10 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
     int n = b.numRows();
     ColumnVector[] columns = new ColumnVector[width + (file != null ? 1 : 0) + (keepPosition ? 1 : 0)];
     int live = n;
+    long first = nextPosition;
+    if (counted) nextPosition += n;
     if (vector != null) {
-      ColumnVector positions = b.column(width);
-      live = n > 0 ? select(positions, n) : 0;
+      live = n == 0 ? 0 : counted ? selectRange(first, n) : select(b.column(width), n);
       if (live < n) dropped.accept(n - live);
     }
     for (int c = 0; c < width; c++) {
@@ -116,7 +145,9 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
       path.setUtf8String(fileValue);
       columns[next++] = path;
     }
-    if (keepPosition) {
+    if (keepPosition && counted) {
+      columns[next] = new PositionColumnVector(first, live == n ? null : selection);
+    } else if (keepPosition) {
       columns[next] = live == n ? b.column(width) : new SelectedColumnVector(b.column(width), selection, live);
     }
     return new ColumnarBatch(columns, live);
@@ -128,25 +159,30 @@ final class DeletionVectorFilter extends AbstractIterator<Object> implements Clo
    * deleted ones in that range; otherwise each position is tested.
    */
   private int select(ColumnVector positions, int n) {
+    long first = positions.getLong(0);
+    if (positions.getLong(n - 1) - first == n - 1) return selectRange(first, n);
+    if (selection.length < n) selection = new int[n];
+    int live = 0;
+    for (int r = 0; r < n; r++) if (!vector.isDeleted(positions.getLong(r))) selection[live++] = r;
+    return live;
+  }
+
+  /** {@link #select} for a batch whose rows sit at positions {@code first .. first + n - 1}. */
+  private int selectRange(long first, int n) {
     if (selection.length < n) {
       selection = new int[n];
       deleted = new int[n];
     }
-    long first = positions.getLong(0);
+    int d = vector.deletedIn(first, n, deleted);
+    if (d == 0) return n;
     int live = 0;
-    if (positions.getLong(n - 1) - first == n - 1) {
-      int d = vector.deletedIn(first, n, deleted);
-      if (d == 0) return n;
-      int r = 0;
-      for (int i = 0; i < d; i++) {
-        int skip = deleted[i];
-        while (r < skip) selection[live++] = r++;
-        r++;
-      }
-      while (r < n) selection[live++] = r++;
-      return live;
+    int r = 0;
+    for (int i = 0; i < d; i++) {
+      int skip = deleted[i];
+      while (r < skip) selection[live++] = r++;
+      r++;
     }
-    for (int r = 0; r < n; r++) if (!vector.isDeleted(positions.getLong(r))) selection[live++] = r;
+    while (r < n) selection[live++] = r++;
     return live;
   }
 

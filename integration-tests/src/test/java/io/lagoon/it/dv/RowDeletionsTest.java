@@ -100,6 +100,14 @@ class RowDeletionsTest extends LagoonSparkTest {
         assertEquals(want, paimon, "Paimon reads Lagoon's vectors");
         DeletionVectorIndex index = DeletionVectorIndex.of(t, t.snapshots().latest().orElseThrow());
         assertEquals(2, index.size(), "one vector per data file");
+
+        // An overwrite replaces every file: their vectors leave the index manifest with them.
+        sql("INSERT OVERWRITE lake." + db + ".t SELECT CAST(id AS INT), 'c' FROM range(0, 3)");
+        assertTrue(DeletionVectorIndex.of(t, t.snapshots().latest().orElseThrow()).isEmpty());
+        assertEquals(List.of("id=0, v=c", "id=1, v=c", "id=2, v=c"), lagoon(db));
+        List<String> paimonAfter = new ArrayList<>(PaimonOracle.readRows(warehouse.resolve(db + ".db").resolve("t")));
+        Collections.sort(paimonAfter);
+        assertEquals(lagoon(db), paimonAfter);
     }
 
     @ParameterizedTest(name = "{0}")
