@@ -50,6 +50,8 @@ public final class DataFileReader implements Serializable {
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
   /** Parquet without the row-index column, for whole-file reads that count positions; null when filters are pushed. */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetCounted;
+  /** Whether Parquet files were planned for this reader (then one of the Parquet readers exists). */
+  private boolean parquetPlanned;
   private List<String> ntzColumns = List.of();
   /**
    * The column Spark's Parquet reader fills with each row's position in its file (and the ORC
@@ -109,6 +111,19 @@ public final class DataFileReader implements Serializable {
                                      List<Filter> filters, Configuration conf, boolean batch,
                                      java.util.Set<String> formats, boolean rowPositions, boolean withFile,
                                      boolean withPosition) {
+    return build(spark, dataSchema, required, filters, conf, batch, formats, rowPositions, withFile, withPosition,
+        false);
+  }
+
+  /**
+   * @param wholeFilesOnly every Parquet file will be opened whole ({@code start} 0, its full
+   *     length): with row positions and no filter, only the reader that counts positions is built,
+   *     saving a reader (and its broadcast configuration) per query
+   */
+  public static DataFileReader build(SparkSession spark, StructType dataSchema, StructType required,
+                                     List<Filter> filters, Configuration conf, boolean batch,
+                                     java.util.Set<String> formats, boolean rowPositions, boolean withFile,
+                                     boolean withPosition, boolean wholeFilesOnly) {
     if (withPosition && !rowPositions) throw new IllegalArgumentException("Row positions are needed to return them");
     StructType output = required;
     if (rowPositions) required = required.add(new StructField(ROW_POSITION, DataTypes.LongType, true, Metadata.empty()));
@@ -122,7 +137,8 @@ public final class DataFileReader implements Serializable {
     scala.collection.Seq<Filter> pushed = JavaConverters.asScalaBuffer(filters).toSeq();
     StructType noPartitions = new StructType();
     boolean parquet = formats.contains("parquet");
-    Function1<PartitionedFile, Iterator<InternalRow>> pq = parquet ? new ParquetFileFormat()
+    boolean countedOnly = wholeFilesOnly && rowPositions && filters.isEmpty();
+    Function1<PartitionedFile, Iterator<InternalRow>> pq = parquet && !countedOnly ? new ParquetFileFormat()
         .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf) : null;
     // Paimon stores TIMESTAMP(7..9) as INT96, which Spark's Parquet reader refuses as TIMESTAMP_NTZ.
     // Such files are read with those columns declared TIMESTAMP: an INT96 value is the wall clock as
@@ -135,6 +151,7 @@ public final class DataFileReader implements Serializable {
         ? JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(conf))
         : null;
     DataFileReader reader = new DataFileReader(pq, orc ? new OrcDataReader(required, shared, batch) : null, batch, shared);
+    reader.parquetPlanned = parquet;
     if (!ntz.isEmpty()) {
       List<Filter> others = new java.util.ArrayList<>();
       for (Filter f : filters) if (!refersTo(f, ntz)) others.add(f);
@@ -269,8 +286,13 @@ public final class DataFileReader implements Serializable {
     PartitionedFile file = partitioned(path, start, length, fileSize);
     String name = path.getName();
     if (name.endsWith(".orc") && orc != null) return orc.open(path, start, length);
-    if (name.endsWith(".parquet") && parquet != null) {
-      return parquetInt96 != null && hasInt96Ntz(path) ? parquetInt96.apply(file) : parquet.apply(file);
+    if (name.endsWith(".parquet") && parquetPlanned) {
+      if (parquetInt96 != null && hasInt96Ntz(path)) return parquetInt96.apply(file);
+      if (parquet == null) {
+        throw new IllegalStateException("Data file " + path + " is read from byte " + start + " for " + length
+            + " bytes, but this reader was built for whole files only");
+      }
+      return parquet.apply(file);
     }
     if (name.endsWith(".orc") || name.endsWith(".parquet")) {
       throw new IllegalStateException("Data file " + path + " was not planned for this reader (built for other formats)");

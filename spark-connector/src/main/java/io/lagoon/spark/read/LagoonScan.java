@@ -99,6 +99,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     return this;
   }
 
+  private InputPartition[] partitions;
+
   /** Sections and input partitions of a primary-key table, planned once. */
   private synchronized PkPartitions pkPartitions() {
     if (pkPartitions == null) {
@@ -109,8 +111,24 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     return pkPartitions;
   }
 
+  /** Whether every planned file range is a whole file (so positions can be counted, see DataFileReader). */
+  private boolean wholeFilesOnly() {
+    for (InputPartition p : planInputPartitions()) {
+      if (!(p instanceof LagoonInputPartition)) continue;
+      for (LagoonInputPartition.FileRange r : ((LagoonInputPartition) p).files()) {
+        if (r.start != 0 || r.length < r.fileSize) return false;
+      }
+    }
+    return true;
+  }
+
   @Override
-  public InputPartition[] planInputPartitions() {
+  public synchronized InputPartition[] planInputPartitions() {
+    if (partitions == null) partitions = computePartitions();
+    return partitions;
+  }
+
+  private InputPartition[] computePartitions() {
     // A primary-key table's row count includes shadowed and retracted records, so a limit
     // cannot stop planning early there.
     if (table.hasPrimaryKey()) return pkPartitions().partitions;
@@ -160,7 +178,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
         rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty() || metadata.contains(MetadataColumns.POS),
-        metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS));
+        metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS), wholeFilesOnly());
     MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
     return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
         : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
