@@ -36,6 +36,15 @@ class VectorIndexCommitTest {
         "compaction.delete-ratio-threshold", "1"));
   }
 
+  /** Ten rows on the top level, committed. */
+  private static DataFileMeta committedTopFile(KvTestTable t) throws IOException {
+    List<KeyValue> rows = new ArrayList<>();
+    for (int id = 0; id < 10; id++) rows.add(t.kv(0, id, id, KeyValue.INSERT, (long) id));
+    DataFileMeta top = t.write(0, 5, rows);
+    t.append(0, top);
+    return top;
+  }
+
   /** Compacts a fresh level-0 file over the top file and returns what the write would commit. */
   private static Object[] compactOnce(KvTestTable t, DataFileMeta top, List<IndexManifestEntry> base)
       throws IOException {
@@ -58,10 +67,7 @@ class VectorIndexCommitTest {
   @Test
   void anUnchangedBucketGetsItsNewVectors() throws IOException {
     KvTestTable t = table("ok");
-    List<KeyValue> rows = new ArrayList<>();
-    for (int id = 0; id < 10; id++) rows.add(t.kv(0, id, id, KeyValue.INSERT, (long) id));
-    DataFileMeta top = t.write(0, 5, rows);
-    t.append(0, top);
+    DataFileMeta top = committedTopFile(t);
     Object[] c = compactOnce(t, top, List.of());
     Snapshot s = new FileStoreCommit(t.table).replace((List<ManifestEntry>) c[0], (List<ManifestEntry>) c[1],
         CommitKind.COMPACT, new VectorIndexCommit(t.table, List.of((BucketVectorChange) c[2])));
@@ -75,10 +81,7 @@ class VectorIndexCommitTest {
   @Test
   void aConcurrentChangeAboveLevelZeroIsAConflict() throws IOException {
     KvTestTable t = table("race");
-    List<KeyValue> rows = new ArrayList<>();
-    for (int id = 0; id < 10; id++) rows.add(t.kv(0, id, id, KeyValue.INSERT, (long) id));
-    DataFileMeta top = t.write(0, 5, rows);
-    t.append(0, top);
+    DataFileMeta top = committedTopFile(t);
     Object[] c = compactOnce(t, top, List.of());
     // Meanwhile another writer's compaction put a file on level 3.
     DataFileMeta other = t.write(0, 3, t.records(0, 5000, "1+7"));
