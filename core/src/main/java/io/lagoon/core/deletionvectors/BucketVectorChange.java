@@ -51,8 +51,13 @@ public final class BucketVectorChange implements Serializable {
     return out;
   }
 
-  boolean sameBucket(byte[] otherPartition, int otherBucket) {
-    return bucket == otherBucket && Arrays.equals(partition, otherPartition);
+  /** Identifies a partition's bucket in maps. */
+  static String bucketKey(byte[] partition, int bucket) {
+    return Arrays.toString(partition) + "/" + bucket;
+  }
+
+  String bucketKey() {
+    return bucketKey(partition, bucket);
   }
 
   String bucketName() {

@@ -3,10 +3,13 @@ package io.lagoon.core.deletionvectors;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.IndexManifestEntry;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,6 +49,33 @@ public final class BucketVectors {
     for (IndexManifestEntry e : base) {
       for (DeletionVectorRange r : e.ranges) stored.put(r.dataFile, new DeletionVectorIndex.Ref(e.fileName, r));
     }
+  }
+
+  /**
+   * The vectors a table's bucket has in a snapshot.
+   *
+   * @param snapshotIndex the snapshot's index manifest entries (other buckets and types are skipped)
+   */
+  public static BucketVectors of(FileStoreTable table, byte[] partition, int bucket,
+                                 List<IndexManifestEntry> snapshotIndex) {
+    List<IndexManifestEntry> mine = new ArrayList<>();
+    for (IndexManifestEntry e : snapshotIndex) {
+      if (e.isDeletionVectors() && e.bucket == bucket && Arrays.equals(e.partition, partition)) mine.add(e);
+    }
+    return new BucketVectors(partition, bucket, mine, table.options().deletionVectorsBitmap64(), table.io(),
+        table.dir(), table.fullName());
+  }
+
+  /**
+   * After a compaction of the bucket: writes the new index file if the vectors changed and says
+   * what the commit must check and apply.
+   *
+   * @param bucketFiles the bucket's live files in the snapshot compaction started from
+   */
+  public BucketVectorChange change(FileStoreTable table, List<ManifestEntry> bucketFiles) throws IOException {
+    IndexManifestEntry written = changed ? write(table.io(), table.dir()) : null;
+    return new BucketVectorChange(partition, bucket, BucketVectorChange.upperFiles(bucketFiles),
+        BucketVectorChange.indexFileNames(base), changed, written);
   }
 
   /** The data file's vector, or null when none of its rows is deleted. */

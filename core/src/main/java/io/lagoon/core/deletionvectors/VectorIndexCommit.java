@@ -10,6 +10,7 @@ import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,33 +37,36 @@ public final class VectorIndexCommit implements FileStoreCommit.IndexChange {
     java.util.Collection<ManifestEntry> live = LiveFiles.read(mf, latest);
     List<IndexManifestEntry> current = latest.indexManifest == null ? List.of()
         : mf.readIndexManifest(latest.indexManifest);
+    // Each bucket's files above level 0 and index files, gathered in one pass.
+    Map<String, Map<String, Integer>> upper = new HashMap<>();
+    Map<String, List<IndexManifestEntry>> index = new HashMap<>();
     for (BucketVectorChange c : changes) {
-      Map<String, Integer> upper = new TreeMap<>();
-      for (ManifestEntry e : live) {
-        if (e.file.level > 0 && c.sameBucket(e.partition, e.bucket)) upper.put(e.file.fileName, e.file.level);
-      }
-      List<IndexManifestEntry> bucketIndex = new ArrayList<>();
-      for (IndexManifestEntry e : current) if (c.sameBucket(e.partition, e.bucket)) bucketIndex.add(e);
-      if (!upper.equals(c.upperFiles) || !BucketVectorChange.indexFileNames(bucketIndex).equals(c.baseIndexFiles)) {
+      upper.put(c.bucketKey(), new TreeMap<>());
+      index.put(c.bucketKey(), new ArrayList<>());
+    }
+    for (ManifestEntry e : live) {
+      Map<String, Integer> files = e.file.level > 0 ? upper.get(BucketVectorChange.bucketKey(e.partition, e.bucket)) : null;
+      if (files != null) files.put(e.file.fileName, e.file.level);
+    }
+    for (IndexManifestEntry e : current) {
+      List<IndexManifestEntry> entries = index.get(BucketVectorChange.bucketKey(e.partition, e.bucket));
+      if (entries != null) entries.add(e);
+    }
+    for (BucketVectorChange c : changes) {
+      if (!upper.get(c.bucketKey()).equals(c.upperFiles)
+          || !BucketVectorChange.indexFileNames(index.get(c.bucketKey())).equals(c.baseIndexFiles)) {
         throw new CommitConflictException("Deletion-vector conflict on " + table.fullName() + ": a concurrent "
             + "commit changed " + c.bucketName() + " while it was being compacted; the compaction must be redone");
       }
     }
+    java.util.Set<String> replaced = new java.util.HashSet<>();
+    for (BucketVectorChange c : changes) if (c.replaces) replaced.add(c.bucketKey());
+    if (replaced.isEmpty()) return latest.indexManifest;
     List<IndexManifestEntry> next = new ArrayList<>();
-    boolean changed = false;
     for (IndexManifestEntry e : current) {
-      boolean replaced = false;
-      for (BucketVectorChange c : changes) {
-        if (c.replaces && e.isDeletionVectors() && c.sameBucket(e.partition, e.bucket)) replaced = true;
-      }
-      if (replaced) changed = true;
-      else next.add(e);
+      if (!e.isDeletionVectors() || !replaced.contains(BucketVectorChange.bucketKey(e.partition, e.bucket))) next.add(e);
     }
-    for (BucketVectorChange c : changes) {
-      if (c.replaces) changed = true;
-      if (c.replaces && c.newEntry != null) next.add(c.newEntry);
-    }
-    if (!changed) return latest.indexManifest;
+    for (BucketVectorChange c : changes) if (c.replaces && c.newEntry != null) next.add(c.newEntry);
     if (next.isEmpty()) return null;
     String manifest = mf.writeIndexManifest(next);
     written.add("manifest/" + manifest);

@@ -50,8 +50,6 @@ public final class DataFileReader implements Serializable {
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
   /** Parquet without the row-index column, for whole-file reads that count positions; null when filters are pushed. */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetCounted;
-  /** Whether Parquet files were planned for this reader (then one of the Parquet readers exists). */
-  private boolean parquetPlanned;
   private List<String> ntzColumns = List.of();
   /**
    * The column Spark's Parquet reader fills with each row's position in its file (and the ORC
@@ -151,7 +149,6 @@ public final class DataFileReader implements Serializable {
         ? JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(conf))
         : null;
     DataFileReader reader = new DataFileReader(pq, orc ? new OrcDataReader(required, shared, batch) : null, batch, shared);
-    reader.parquetPlanned = parquet;
     if (!ntz.isEmpty()) {
       List<Filter> others = new java.util.ArrayList<>();
       for (Filter f : filters) if (!refersTo(f, ntz)) others.add(f);
@@ -286,7 +283,7 @@ public final class DataFileReader implements Serializable {
     PartitionedFile file = partitioned(path, start, length, fileSize);
     String name = path.getName();
     if (name.endsWith(".orc") && orc != null) return orc.open(path, start, length);
-    if (name.endsWith(".parquet") && parquetPlanned) {
+    if (name.endsWith(".parquet") && (parquet != null || parquetCounted != null)) {
       if (parquetInt96 != null && hasInt96Ntz(path)) return parquetInt96.apply(file);
       if (parquet == null) {
         throw new IllegalStateException("Data file " + path + " is read from byte " + start + " for " + length

@@ -1,6 +1,7 @@
 package io.lagoon.core.mergetree.compact;
 
 import io.lagoon.core.deletionvectors.BucketVectors;
+import io.lagoon.core.deletionvectors.DeletionVector;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.scan.ScanPlanner;
@@ -8,8 +9,10 @@ import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -110,14 +113,14 @@ public final class BucketCompactor {
                                                     List<DataFileMeta> files, BucketVectors vectors,
                                                     CompactResult done) throws IOException {
     double threshold = table.options().compactionDeleteRatioThreshold();
-    java.util.Set<String> touched = new java.util.HashSet<>();
+    Set<String> touched = new HashSet<>();
     for (DataFileMeta f : done.before()) touched.add(f.fileName);
     for (DataFileMeta f : done.after()) touched.add(f.fileName);
     List<DataFileMeta> before = new ArrayList<>(done.before());
     List<DataFileMeta> after = new ArrayList<>(done.after());
     for (DataFileMeta f : files) {
       if (f.level == 0 || touched.contains(f.fileName)) continue;
-      io.lagoon.core.deletionvectors.DeletionVector dv = vectors.of(f.fileName);
+      DeletionVector dv = vectors.of(f.fileName);
       if (dv == null || dv.cardinality() <= threshold * f.rowCount) continue;
       CompactResult r = CompactRewriter.withVectors(table, bucketDir, source, vectors, List.of(), true)
           .rewrite(f.level, true, List.of(f));

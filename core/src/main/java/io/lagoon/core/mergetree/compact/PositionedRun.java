@@ -37,6 +37,8 @@ final class PositionedRun implements CloseableIterator<KeyValue> {
   private long currentPosition = -1;
   private InternalRow min;
   private InternalRow max;
+  /** Whether the run has reached {@link #min}: keys ascend, so later ones need no check. */
+  private boolean pastMin = true;
 
   /**
    * @param vectors the bucket's vectors (rows they mark are skipped), or null for none
@@ -54,6 +56,7 @@ final class PositionedRun implements CloseableIterator<KeyValue> {
   void restrict(InternalRow min, InternalRow max) {
     this.min = min;
     this.max = max;
+    this.pastMin = min == null;
   }
 
   /** The data file of the record last returned by {@link #next()}. */
@@ -95,7 +98,10 @@ final class PositionedRun implements CloseableIterator<KeyValue> {
       KeyValue kv = open.next();
       long pos = openPosition++;
       if (openVector != null && openVector.isDeleted(pos)) continue;
-      if (min != null && keys.comparator().compare(kv.key(), min) < 0) continue;
+      if (!pastMin) {
+        if (keys.comparator().compare(kv.key(), min) < 0) continue;
+        pastMin = true;
+      }
       peeked = kv;
       peekedPosition = pos;
       return true;
@@ -105,7 +111,7 @@ final class PositionedRun implements CloseableIterator<KeyValue> {
   private boolean openNextFile() {
     while (nextFile < files.size()) {
       DataFileMeta f = files.get(nextFile++);
-      if (min != null && keys.comparator().compare(keys.maxKey(f), min) < 0) continue;
+      if (!pastMin && keys.comparator().compare(keys.maxKey(f), min) < 0) continue;
       openFile = f;
       openVector = vectors == null ? null : vectors.of(f.fileName);
       openPosition = 0;

@@ -104,12 +104,8 @@ public final class TableCompaction {
                                      boolean full, Snapshot snapshot, Plan plan) throws IOException {
     List<PaimonType> partTypes = table.schema().partitionTypes();
     boolean dv = table.options().deletionVectors();
-    List<IndexManifestEntry> index = new ArrayList<>();
-    if (dv && snapshot.indexManifest != null) {
-      for (IndexManifestEntry e : table.manifests().readIndexManifest(snapshot.indexManifest)) {
-        if (e.isDeletionVectors()) index.add(e);
-      }
-    }
+    List<IndexManifestEntry> index = dv && snapshot.indexManifest != null
+        ? table.manifests().readIndexManifest(snapshot.indexManifest) : List.of();
     Map<String, List<ManifestEntry>> buckets = new LinkedHashMap<>();
     for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
       if (filter != null && !filter.test(BinaryRows.deserialize(e.partition, partTypes))) continue;
@@ -124,25 +120,16 @@ public final class TableCompaction {
         byName.put(e.file.fileName, e);
         files.add(e.file);
       }
-      BucketVectors vectors = null;
-      if (dv) {
-        List<IndexManifestEntry> mine = new ArrayList<>();
-        for (IndexManifestEntry e : index) {
-          if (e.bucket == first.bucket && Arrays.equals(e.partition, first.partition)) mine.add(e);
-        }
-        vectors = new BucketVectors(first.partition, first.bucket, mine, table.options().deletionVectorsBitmap64(),
-            table.io(), table.dir(), table.fullName());
-      }
+      BucketVectors vectors = dv ? BucketVectors.of(table, first.partition, first.bucket, index) : null;
       Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source,
           full ? BucketCompactor.Mode.FULL
           : LevelZeroVisibility.hidden(table.schema()) ? BucketCompactor.Mode.FORCE_UP_LEVEL0
           : BucketCompactor.Mode.UNIVERSAL, vectors);
       if (result.isEmpty()) continue;
       if (vectors != null) {
-        IndexManifestEntry written = vectors.changed() ? vectors.write(table.io(), table.dir()) : null;
-        if (written != null) plan.newFiles.add(new Path(new Path(table.dir(), "index"), written.fileName));
-        plan.vectors.add(new BucketVectorChange(first.partition, first.bucket, BucketVectorChange.upperFiles(entries),
-            BucketVectorChange.indexFileNames(vectors.base()), vectors.changed(), written));
+        BucketVectorChange change = vectors.change(table, entries);
+        if (change.newEntry != null) plan.newFiles.add(new Path(new Path(table.dir(), "index"), change.newEntry.fileName));
+        plan.vectors.add(change);
       }
       Path bucketDir = new Path(table.dir(), paths.bucketPath(first.partition, first.bucket));
       for (DataFileMeta f : result.get().newFiles()) plan.newFiles.add(new Path(bucketDir, f.fileName));

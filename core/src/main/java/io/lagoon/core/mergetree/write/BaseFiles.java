@@ -56,21 +56,14 @@ final class BaseFiles {
     return buckets.getOrDefault(bucket, List.of());
   }
 
-  /** The bucket's deletion-vector index entries in the base snapshot (its index manifest, read once). */
-  List<IndexManifestEntry> vectorIndex(byte[] partition, int bucket) throws IOException {
+  /** The base snapshot's index manifest entries (read once; empty without a base snapshot). */
+  List<IndexManifestEntry> vectorIndex() throws IOException {
     if (snapshotId < 0) return List.of();
     if (index == null) {
-      index = new ArrayList<>();
       String manifest = table.snapshots().snapshot(snapshotId).indexManifest;
-      if (manifest != null) {
-        for (IndexManifestEntry e : table.manifests().readIndexManifest(manifest)) {
-          if (e.isDeletionVectors()) index.add(e);
-        }
-      }
+      index = manifest == null ? List.of() : table.manifests().readIndexManifest(manifest);
     }
-    List<IndexManifestEntry> out = new ArrayList<>();
-    for (IndexManifestEntry e : index) if (e.bucket == bucket && Arrays.equals(e.partition, partition)) out.add(e);
-    return out;
+    return index;
   }
 
   /** Manifests read so far (for tests). */

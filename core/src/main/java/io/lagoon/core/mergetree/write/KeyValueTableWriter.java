@@ -9,7 +9,6 @@ import io.lagoon.core.data.BucketFunction;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.manifest.DataFileMeta;
-import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.engine.KeyValue;
@@ -233,19 +232,12 @@ public final class KeyValueTableWriter {
     List<DataFileMeta> files = new ArrayList<>();
     for (ManifestEntry e : byName.values()) files.add(e.file);
     BucketCompactor.Mode mode = compactionMode();
-    BucketVectors vectors = null;
-    if (table.options().deletionVectors()) {
-      vectors = new BucketVectors(s.partition.bytes, s.bucket, base.vectorIndex(s.partition.bytes, s.bucket),
-          table.options().deletionVectorsBitmap64(), table.io(), table.dir(), table.fullName());
-    }
+    BucketVectors vectors = table.options().deletionVectors()
+        ? BucketVectors.of(table, s.partition.bytes, s.bucket, base.vectorIndex()) : null;
     Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, mode,
         vectors);
     if (result.isEmpty()) return;
-    if (vectors != null) {
-      IndexManifestEntry written = vectors.changed() ? vectors.write(table.io(), table.dir()) : null;
-      vectorChanges.add(new BucketVectorChange(s.partition.bytes, s.bucket, BucketVectorChange.upperFiles(baseFiles),
-          BucketVectorChange.indexFileNames(vectors.base()), vectors.changed(), written));
-    }
+    if (vectors != null) vectorChanges.add(vectors.change(table, baseFiles));
     for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
     for (DataFileMeta f : result.get().after()) {
       after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
