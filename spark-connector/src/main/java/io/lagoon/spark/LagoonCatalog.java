@@ -2,6 +2,7 @@ package io.lagoon.spark;
 
 import io.lagoon.core.catalog.CatalogException;
 import io.lagoon.core.catalog.FileSystemCatalog;
+import io.lagoon.core.catalog.Names;
 import io.lagoon.core.catalog.PropertyChanges;
 import io.lagoon.core.catalog.TableProperties;
 import io.lagoon.core.fs.FileIO;
@@ -108,14 +109,14 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
 
   @Override
   public boolean namespaceExists(String[] namespace) {
-    return namespace.length == 1 && io(() -> catalog.databaseExists(namespace[0]));
+    return namespace.length == 1 && io(() -> catalog.databaseExists(checkedDatabase(namespace[0])));
   }
 
   @Override
   public Map<String, String> loadNamespaceMetadata(String[] namespace) throws NoSuchNamespaceException {
     if (!namespaceExists(namespace)) throw new NoSuchNamespaceException(namespace);
     Map<String, String> md = new LinkedHashMap<>();
-    md.put(SupportsNamespaces.PROP_LOCATION, catalog.databaseDir(namespace[0]).toString());
+    md.put(SupportsNamespaces.PROP_LOCATION, catalog.databaseDir(checkedDatabase(namespace[0])).toString());
     return md;
   }
 
@@ -148,7 +149,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
       throws NoSuchNamespaceException, NonEmptyNamespaceException {
     if (!namespaceExists(namespace)) throw new NoSuchNamespaceException(namespace);
     try {
-      catalog.dropDatabase(namespace[0], cascade);
+      catalog.dropDatabase(checkedDatabase(namespace[0]), cascade);
       return true;
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.DATABASE_NOT_EMPTY) throw new NonEmptyNamespaceException(namespace);
@@ -163,7 +164,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   @Override
   public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
     if (!namespaceExists(namespace)) throw new NoSuchNamespaceException(namespace);
-    List<String> tables = io(() -> catalog.listTables(namespace[0]));
+    List<String> tables = io(() -> catalog.listTables(checkedDatabase(namespace[0])));
     Identifier[] out = new Identifier[tables.size()];
     for (int i = 0; i < out.length; i++) out[i] = Identifier.of(namespace, tables.get(i));
     return out;
@@ -172,12 +173,13 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     if (ident.namespace().length != 1) throw new NoSuchTableException(ident);
+    io.lagoon.core.catalog.Identifier id = coreId(ident);
     try {
-      return new LagoonTable(catalog.loadTable(coreId(ident)));
+      return new LagoonTable(catalog.loadTable(id));
     } catch (CatalogException e) {
       throw new NoSuchTableException(ident);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot load table " + coreId(ident) + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("Cannot load table " + id + ": " + e.getMessage(), e);
     }
   }
 
@@ -342,8 +344,21 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
     return namespace.length == 0 || (namespace.length == 1 && namespace[0].equals("sys"));
   }
 
+  /** The core name of a Spark identifier; a name that is no plain folder name is refused here. */
   private static io.lagoon.core.catalog.Identifier coreId(Identifier ident) {
-    return new io.lagoon.core.catalog.Identifier(database(ident.namespace()), ident.name());
+    try {
+      return new io.lagoon.core.catalog.Identifier(database(ident.namespace()), ident.name());
+    } catch (CatalogException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  private static String checkedDatabase(String db) {
+    try {
+      return Names.checkDatabase(db);
+    } catch (CatalogException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   private static String database(String[] namespace) {

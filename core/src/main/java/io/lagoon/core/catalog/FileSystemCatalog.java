@@ -53,8 +53,9 @@ public final class FileSystemCatalog {
     }
   }
 
+  /** The database's folder; the name is checked first, so the folder is always in the warehouse. */
   public Path databaseDir(String db) {
-    return new Path(warehouse, db + DB_SUFFIX);
+    return new Path(warehouse, Names.checkDatabase(db) + DB_SUFFIX);
   }
 
   public Path tableDir(Identifier id) {
@@ -78,7 +79,7 @@ public final class FileSystemCatalog {
   }
 
   public void createDatabase(String db) throws IOException {
-    validateName(db, "database");
+    Names.checkNew(db, "database");
     if (databaseExists(db)) throw new CatalogException(Kind.DATABASE_EXISTS, "Database " + db + " already exists");
     io.mkdirs(databaseDir(db));
   }
@@ -122,7 +123,7 @@ public final class FileSystemCatalog {
   public FileStoreTable createTable(Identifier id, List<DataField> fields, int highestFieldId,
                                     List<String> partitionKeys, List<String> primaryKeys,
                                     Map<String, String> options, String comment) throws IOException {
-    validateName(id.table, "table");
+    Names.checkNew(id.table, "table");
     requireDatabase(id.database);
     if (tableExists(id)) throw new CatalogException(Kind.TABLE_EXISTS, "Table " + id + " already exists");
     validateSchema(id, fields, partitionKeys, primaryKeys, options);
@@ -144,7 +145,7 @@ public final class FileSystemCatalog {
 
   public void renameTable(Identifier from, Identifier to) throws IOException {
     if (!tableExists(from)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + from + " does not exist");
-    validateName(to.table, "table");
+    Names.checkNew(to.table, "table");
     if (!databaseExists(to.database)) {
       throw new CatalogException(Kind.NO_SUCH_DATABASE, "Cannot rename table " + from + " to " + to + ": database "
           + to.database + " does not exist");
@@ -188,16 +189,6 @@ public final class FileSystemCatalog {
 
   private void requireDatabase(String db) throws IOException {
     if (!databaseExists(db)) throw new CatalogException(Kind.NO_SUCH_DATABASE, "Database " + db + " does not exist");
-  }
-
-  /** Names become folder names, and '$' separates a table from its system tables (t$snapshots). */
-  private static void validateName(String name, String what) {
-    String why = null;
-    if (name == null || name.isEmpty()) why = "it is empty";
-    else if (name.contains("/") || name.contains("\\")) why = "it would be a nested folder";
-    else if (name.startsWith(".")) why = "names starting with '.' are hidden files";
-    else if (name.contains("$")) why = "'$' is reserved for system tables such as t$snapshots";
-    if (why != null) throw new CatalogException(Kind.INVALID, "Invalid " + what + " name '" + name + "': " + why);
   }
 
   private static void requireDistinct(Identifier id, List<String> keys, String what) {

@@ -19,7 +19,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -69,10 +68,32 @@ public final class FileStoreCommit {
    */
   public Snapshot replace(List<ManifestEntry> removed, List<ManifestEntry> added, CommitKind kind,
                           IndexChange indexChange) throws IOException {
+    return replace(removed, added, kind, indexChange, null);
+  }
+
+  /**
+   * A compaction or rewrite whose result {@code validation} checks against the latest live files
+   * on every attempt; {@code indexChange} may be null (no index change), as may {@code validation}.
+   */
+  public Snapshot replace(List<ManifestEntry> removed, List<ManifestEntry> added, CommitKind kind,
+                          IndexChange indexChange, Validation validation) throws IOException {
     List<ManifestEntry> changes = new ArrayList<>();
     for (ManifestEntry e : removed) changes.add(e.withKind(FileKind.DELETE));
     changes.addAll(added);
-    return commit(changes, kind, null, removed, indexChange);
+    return commit(changes, kind, null, removed, indexChange, validation);
+  }
+
+  /**
+   * Checks, once per attempt, that a change still applies to the snapshot it is committed on top
+   * of (for instance that no level above 0 would hold two files overlapping in key range).
+   */
+  public interface Validation {
+    /**
+     * @param live the latest snapshot's live files
+     * @param changes this commit's entries, DELETEs before ADDs
+     * @throws CommitConflictException when committing would break the table
+     */
+    void check(Collection<ManifestEntry> live, List<ManifestEntry> changes);
   }
 
   /**
@@ -125,11 +146,17 @@ public final class FileStoreCommit {
 
   private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite,
                           List<ManifestEntry> mustBeLive) throws IOException {
-    return commit(changes, kind, overwrite, mustBeLive, null);
+    return commit(changes, kind, overwrite, mustBeLive, null, null);
   }
 
   private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite,
                           List<ManifestEntry> mustBeLive, IndexChange indexChange) throws IOException {
+    return commit(changes, kind, overwrite, mustBeLive, indexChange, null);
+  }
+
+  private Snapshot commit(List<ManifestEntry> changes, CommitKind kind, Predicate<InternalRow> overwrite,
+                          List<ManifestEntry> mustBeLive, IndexChange indexChange, Validation validation)
+      throws IOException {
     SnapshotManager sm = table.snapshots();
     ManifestFiles mf = table.manifests();
     List<PaimonType> partTypes = table.schema().partitionTypes();
@@ -140,7 +167,7 @@ public final class FileStoreCommit {
       List<ManifestFileMeta> base = new ArrayList<>();
       Collection<ManifestEntry> live = null;
       if (latest.isPresent()) base.addAll(LiveFiles.manifests(mf, latest.get()));
-      if (overwrite != null || !mustBeLive.isEmpty()) {
+      if (overwrite != null || !mustBeLive.isEmpty() || validation != null) {
         live = latest.isPresent() ? LiveFiles.read(mf, latest.get()) : List.of();
       }
       if (overwrite != null) {
@@ -150,6 +177,7 @@ public final class FileStoreCommit {
         }
       }
       if (!mustBeLive.isEmpty()) checkStillLive(mustBeLive, live);
+      if (validation != null) validation.check(live, delta);
 
       List<String> written = new ArrayList<>();
       List<String> indexFiles = new ArrayList<>();
@@ -188,7 +216,7 @@ public final class FileStoreCommit {
         throw new CommitConflictException("Commit to " + table.fullName() + " lost " + (attempt + 1)
             + " races for the next snapshot id; giving up (commit.max-retries=" + maxRetries + ")");
       }
-      backoff(attempt);
+      RetryBackoff.pause(attempt);
     }
   }
 
@@ -242,15 +270,6 @@ public final class FileStoreCommit {
       } catch (IOException ignore) {
         // an unreferenced file; orphan cleanup removes it
       }
-    }
-  }
-
-  private static void backoff(int attempt) {
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L + Math.min(attempt, 10) * 20L));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommitConflictException("interrupted while retrying a commit");
     }
   }
 }

@@ -1,10 +1,10 @@
 package io.lagoon.core.deletionvectors;
 
+import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -51,16 +51,7 @@ public final class BucketVectorChange implements Serializable {
     return out;
   }
 
-  /** Identifies a partition's bucket in maps. */
-  static String bucketKey(byte[] partition, int bucket) {
-    return Arrays.toString(partition) + "/" + bucket;
-  }
-
-  String bucketKey() {
-    return bucketKey(partition, bucket);
-  }
-
-  String bucketName() {
-    return "bucket " + bucket + (partition.length == 0 ? "" : " of partition " + Arrays.toString(partition));
+  public BucketId bucketId() {
+    return new BucketId(partition, bucket);
   }
 }

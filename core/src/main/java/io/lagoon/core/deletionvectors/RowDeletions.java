@@ -2,6 +2,7 @@ package io.lagoon.core.deletionvectors;
 
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.commit.FileStoreCommit;
+import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,8 +57,8 @@ public final class RowDeletions {
       Map<String, ManifestEntry> live = new HashMap<>();
       for (ManifestEntry e : LiveFiles.read(mf, latest)) live.put(e.file.fileName, e);
       // Buckets touched, each with the new positions of its files.
-      Map<String, Map<String, long[]>> byBucket = new LinkedHashMap<>();
-      Map<String, ManifestEntry> bucketOf = new HashMap<>();
+      Map<BucketId, Map<String, long[]>> byBucket = new LinkedHashMap<>();
+      Map<BucketId, ManifestEntry> bucketOf = new HashMap<>();
       for (Map.Entry<String, long[]> p : positions.entrySet()) {
         ManifestEntry e = live.get(p.getKey());
         if (e == null) {
@@ -71,7 +71,7 @@ public final class RowDeletions {
                 + " of " + table.fullName() + " (" + e.file.rowCount + " rows)");
           }
         }
-        String key = bucketKey(e.partition, e.bucket);
+        BucketId key = e.bucketId();
         byBucket.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(p.getKey(), p.getValue());
         bucketOf.putIfAbsent(key, e);
       }
@@ -79,9 +79,9 @@ public final class RowDeletions {
           : mf.readIndexManifest(latest.indexManifest);
       DeletionVectorIndex.Loader loader = new DeletionVectorIndex.Loader(table.io(), table.dir(), table.fullName());
       List<IndexManifestEntry> next = new ArrayList<>();
-      Map<String, Map<String, DeletionVector>> vectors = new LinkedHashMap<>();
+      Map<BucketId, Map<String, DeletionVector>> vectors = new LinkedHashMap<>();
       for (IndexManifestEntry e : current) {
-        String key = bucketKey(e.partition, e.bucket);
+        BucketId key = e.bucketId();
         if (!e.isDeletionVectors() || !byBucket.containsKey(key)) {
           next.add(e);
           continue;
@@ -95,7 +95,7 @@ public final class RowDeletions {
           else had.merge(dv);
         }
       }
-      for (Map.Entry<String, Map<String, long[]>> b : byBucket.entrySet()) {
+      for (Map.Entry<BucketId, Map<String, long[]>> b : byBucket.entrySet()) {
         Map<String, DeletionVector> bucket = vectors.computeIfAbsent(b.getKey(), k -> new LinkedHashMap<>());
         for (Map.Entry<String, long[]> f : b.getValue().entrySet()) {
           DeletionVector dv = bucket.computeIfAbsent(f.getKey(), k -> DeletionVector.empty(bitmap64));
@@ -119,9 +119,5 @@ public final class RowDeletions {
       written.add("manifest/" + manifest);
       return manifest;
     }, CommitKind.APPEND);
-  }
-
-  private static String bucketKey(byte[] partition, int bucket) {
-    return Arrays.toString(partition) + "/" + bucket;
   }
 }

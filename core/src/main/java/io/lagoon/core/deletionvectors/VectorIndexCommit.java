@@ -2,6 +2,7 @@ package io.lagoon.core.deletionvectors;
 
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.commit.FileStoreCommit;
+import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.manifest.ManifestFiles;
@@ -38,33 +39,33 @@ public final class VectorIndexCommit implements FileStoreCommit.IndexChange {
     List<IndexManifestEntry> current = latest.indexManifest == null ? List.of()
         : mf.readIndexManifest(latest.indexManifest);
     // Each bucket's files above level 0 and index files, gathered in one pass.
-    Map<String, Map<String, Integer>> upper = new HashMap<>();
-    Map<String, List<IndexManifestEntry>> index = new HashMap<>();
+    Map<BucketId, Map<String, Integer>> upper = new HashMap<>();
+    Map<BucketId, List<IndexManifestEntry>> index = new HashMap<>();
     for (BucketVectorChange c : changes) {
-      upper.put(c.bucketKey(), new TreeMap<>());
-      index.put(c.bucketKey(), new ArrayList<>());
+      upper.put(c.bucketId(), new TreeMap<>());
+      index.put(c.bucketId(), new ArrayList<>());
     }
     for (ManifestEntry e : live) {
-      Map<String, Integer> files = e.file.level > 0 ? upper.get(BucketVectorChange.bucketKey(e.partition, e.bucket)) : null;
+      Map<String, Integer> files = e.file.level > 0 ? upper.get(e.bucketId()) : null;
       if (files != null) files.put(e.file.fileName, e.file.level);
     }
     for (IndexManifestEntry e : current) {
-      List<IndexManifestEntry> entries = index.get(BucketVectorChange.bucketKey(e.partition, e.bucket));
+      List<IndexManifestEntry> entries = index.get(e.bucketId());
       if (entries != null) entries.add(e);
     }
     for (BucketVectorChange c : changes) {
-      if (!upper.get(c.bucketKey()).equals(c.upperFiles)
-          || !BucketVectorChange.indexFileNames(index.get(c.bucketKey())).equals(c.baseIndexFiles)) {
+      if (!upper.get(c.bucketId()).equals(c.upperFiles)
+          || !BucketVectorChange.indexFileNames(index.get(c.bucketId())).equals(c.baseIndexFiles)) {
         throw new CommitConflictException("Deletion-vector conflict on " + table.fullName() + ": a concurrent "
-            + "commit changed " + c.bucketName() + " while it was being compacted; the compaction must be redone");
+            + "commit changed " + c.bucketId() + " while it was being compacted; the compaction must be redone");
       }
     }
-    java.util.Set<String> replaced = new java.util.HashSet<>();
-    for (BucketVectorChange c : changes) if (c.replaces) replaced.add(c.bucketKey());
+    java.util.Set<BucketId> replaced = new java.util.HashSet<>();
+    for (BucketVectorChange c : changes) if (c.replaces) replaced.add(c.bucketId());
     if (replaced.isEmpty()) return latest.indexManifest;
     List<IndexManifestEntry> next = new ArrayList<>();
     for (IndexManifestEntry e : current) {
-      if (!e.isDeletionVectors() || !replaced.contains(BucketVectorChange.bucketKey(e.partition, e.bucket))) next.add(e);
+      if (!e.isDeletionVectors() || !replaced.contains(e.bucketId())) next.add(e);
     }
     for (BucketVectorChange c : changes) if (c.replaces && c.newEntry != null) next.add(c.newEntry);
     if (next.isEmpty()) return null;

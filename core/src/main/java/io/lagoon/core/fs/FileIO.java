@@ -101,7 +101,7 @@ public final class FileIO implements Serializable {
 
   /** Overwrites a small file (hints, schema of a fresh table) by write-then-rename. */
   public void overwriteUtf8(Path path, String content) throws IOException {
-    Path tmp = new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
+    Path tmp = temporaryPath(path);
     writeBytes(tmp, content.getBytes(StandardCharsets.UTF_8), true);
     FileSystem fs = fs(path);
     if (isLocal(path)) {
@@ -121,7 +121,7 @@ public final class FileIO implements Serializable {
    */
   public boolean tryPublish(Path path, String content) throws IOException {
     if (exists(path)) return false;
-    Path tmp = new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
+    Path tmp = temporaryPath(path);
     writeBytes(tmp, content.getBytes(StandardCharsets.UTF_8), false);
     try {
       if (isLocal(path)) {
@@ -136,6 +136,23 @@ public final class FileIO implements Serializable {
     } finally {
       delete(tmp, false);
     }
+  }
+
+  /**
+   * Where a file is first written before it is moved or linked into place: {@code .<name>.<uuid>.tmp}
+   * beside it. A writer killed in between leaves such a file; readers never take it for a
+   * snapshot, schema or hint, and orphan removal recognises it by {@link #isTemporaryFile}.
+   */
+  static Path temporaryPath(Path target) {
+    return new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + TEMPORARY_SUFFIX);
+  }
+
+  private static final String TEMPORARY_SUFFIX = ".tmp";
+
+  /** Whether a file name is one {@link #temporaryPath} makes (the leftover of an interrupted publish). */
+  public static boolean isTemporaryFile(String name) {
+    // "." + target + "." + 36-character uuid + ".tmp"
+    return name.startsWith(".") && name.endsWith(TEMPORARY_SUFFIX) && name.length() > 1 + 1 + 36 + TEMPORARY_SUFFIX.length();
   }
 
   private static boolean isLocal(Path p) {

@@ -37,4 +37,8 @@ public final class IndexManifestEntry implements Serializable {
   public boolean isDeletionVectors() {
     return DELETION_VECTORS.equals(indexType);
   }
+
+  public BucketId bucketId() {
+    return new BucketId(partition, bucket);
+  }
 }

@@ -24,6 +24,10 @@ public final class ManifestEntry implements Serializable {
     return new ManifestEntry(k, partition, bucket, totalBuckets, file);
   }
 
+  public BucketId bucketId() {
+    return new BucketId(partition, bucket);
+  }
+
   /** Identifies a file within the table: partition, bucket, level and name. */
   public FileId id() {
     return new FileId(partition, bucket, file.fileName);

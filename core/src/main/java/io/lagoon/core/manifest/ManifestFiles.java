@@ -38,7 +38,21 @@ public final class ManifestFiles {
   }
 
   public Path path(String fileName) {
-    return new Path(manifestDir, fileName);
+    return new Path(manifestDir, plainName(fileName, "manifest"));
+  }
+
+  /**
+   * Metadata names files by bare name inside a folder of the table (Paimon never writes a path
+   * there), so a name that would leave that folder is corrupt metadata, refused before any path
+   * is built from it.
+   */
+  static String plainName(String name, String what) {
+    if (name == null || name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+        || name.indexOf('\\') >= 0 || name.indexOf(':') >= 0) {
+      throw new IllegalStateException("Corrupt table metadata: " + what + " file name '" + name
+          + "' is not a plain file name inside the table's folders");
+    }
+    return name;
   }
 
   private synchronized String newName(String prefix) {
@@ -114,7 +128,7 @@ public final class ManifestFiles {
     }
     GenericRecord f = (GenericRecord) AvroRecords.get(r, "_FILE");
     DataFileMeta file = new DataFileMeta(
-        AvroRecords.getString(f, "_FILE_NAME"),
+        plainName(AvroRecords.getString(f, "_FILE_NAME"), "data"),
         AvroRecords.getLong(f, "_FILE_SIZE"),
         AvroRecords.getLong(f, "_ROW_COUNT"),
         AvroRecords.getBytes(f, "_MIN_KEY"),
@@ -242,7 +256,8 @@ public final class ManifestFiles {
     }
     Integer bucket = AvroRecords.getIntOrNull(r, "_BUCKET");
     return new IndexManifestEntry(FileKind.of(AvroRecords.getIntOrNull(r, "_KIND")), AvroRecords.getBytes(r, "_PARTITION"),
-        bucket == null ? 0 : bucket, AvroRecords.getString(r, "_INDEX_TYPE"), AvroRecords.getString(r, "_FILE_NAME"),
+        bucket == null ? 0 : bucket, AvroRecords.getString(r, "_INDEX_TYPE"),
+        plainName(AvroRecords.getString(r, "_FILE_NAME"), "index"),
         AvroRecords.getLong(r, "_FILE_SIZE"), AvroRecords.getLong(r, "_ROW_COUNT"), ranges);
   }
 

@@ -153,7 +153,7 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
       consumed.add(h);
       group.add(h.current);
     }
-    if (lookupHit != null && !reportLookups()) return null;
+    if (lookupHit != null && !takeLookups()) return null;
     if (group.size() == 1) {
       // As Paimon: a key's only record is passed through unmerged; a lone retraction is dropped
       // by a read and kept by a compaction that keeps deletes.
@@ -173,11 +173,21 @@ public final class SortedRunMerger implements Iterator<KeyValue> {
     return result == null || result.isRetract() ? null : result;
   }
 
-  /** Reports the key's lookup records; false when only lookup runs hold the key. */
-  private boolean reportLookups() {
+  /**
+   * Reports the key's lookup records, which the merge result replaces; false when the key has
+   * nothing to write: only lookup runs hold it, or the newest record wins and that is a looked-up
+   * one (a concurrent writer can leave a newer sequence number above than a later write brings),
+   * in which case that record stays where it is, live, and the newer runs' records of it go.
+   */
+  private boolean takeLookups() {
     boolean own = false;
     for (Head h : consumed) own |= !h.lookup;
     if (!own) return false;
+    if (lastRecordWins) {
+      group.sort(recordOrder);
+      KeyValue winner = group.get(group.size() - 1);
+      for (Head h : consumed) if (h.lookup && h.current == winner) return false;
+    }
     for (Head h : consumed) if (h.lookup) lookupHit.accept(h.run);
     return true;
   }

@@ -12,6 +12,12 @@ import org.apache.hadoop.fs.Path;
 /**
  * Finds and reads the snapshots of one table ({@code snapshot/snapshot-N}) and keeps the
  * {@code EARLIEST}/{@code LATEST} hints. Hints are advisory: the folder listing is the truth.
+ *
+ * <p>The folder may also hold temporary files of writers killed mid-publish
+ * ({@code .snapshot-N.<uuid>.tmp}, {@code .LATEST.<uuid>.tmp}, see {@link FileIO#tryPublish}):
+ * they are never taken for snapshots (only {@code snapshot-<digits>} is), and the latest snapshot
+ * is found from the hint by probing the next ids, so the folder is listed only when the hint is
+ * missing or points at an expired snapshot.
  */
 public final class SnapshotManager implements Serializable {
   public static final String PREFIX = "snapshot-";
@@ -31,10 +37,19 @@ public final class SnapshotManager implements Serializable {
     return new Path(snapshotDir(), PREFIX + id);
   }
 
+  /** Ids probed past a stale {@code LATEST} hint before the folder is listed instead. */
+  static final int HINT_PROBES = 32;
+
   public Optional<Long> latestId() throws IOException {
     Long hint = readHint("LATEST");
-    if (hint != null && io.exists(snapshotPath(hint)) && !io.exists(snapshotPath(hint + 1))) {
-      return Optional.of(hint);
+    if (hint != null && io.exists(snapshotPath(hint))) {
+      // Snapshot ids are contiguous: the latest is the last one that exists after the hint (a
+      // writer may have published and died before moving the hint).
+      long id = hint;
+      for (int probe = 0; probe < HINT_PROBES; probe++) {
+        if (!io.exists(snapshotPath(id + 1))) return Optional.of(id);
+        id++;
+      }
     }
     List<Long> ids = listIds();
     return ids.isEmpty() ? Optional.empty() : Optional.of(ids.get(ids.size() - 1));
@@ -73,21 +88,24 @@ public final class SnapshotManager implements Serializable {
     }
   }
 
-  /** All snapshot ids present, ascending. */
+  /** All snapshot ids present, ascending; other files of the folder (hints, temporary files) are skipped. */
   public List<Long> listIds() throws IOException {
     List<Long> ids = new ArrayList<>();
     for (FileStatus s : io.list(snapshotDir())) {
-      String n = s.getPath().getName();
-      if (n.startsWith(PREFIX)) {
-        try {
-          ids.add(Long.parseLong(n.substring(PREFIX.length())));
-        } catch (NumberFormatException ignore) {
-          // not a snapshot file
-        }
-      }
+      long id = idOf(s.getPath().getName());
+      if (id >= 0) ids.add(id);
     }
     ids.sort(Long::compare);
     return ids;
+  }
+
+  /** The id of a file named {@code snapshot-<digits>}, or -1 for any other name. */
+  static long idOf(String name) {
+    if (!name.startsWith(PREFIX) || name.length() == PREFIX.length() || name.length() > PREFIX.length() + 18) return -1;
+    for (int i = PREFIX.length(); i < name.length(); i++) {
+      if (name.charAt(i) < '0' || name.charAt(i) > '9') return -1;
+    }
+    return Long.parseLong(name.substring(PREFIX.length()));
   }
 
   /** Atomically publishes a snapshot; false if that id was taken by another writer. */

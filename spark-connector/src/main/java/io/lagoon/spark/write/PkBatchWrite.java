@@ -29,6 +29,8 @@ final class PkBatchWrite implements BatchWrite {
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
   private final long baseSnapshotId;
+  /** Reads the table's files for compaction, in the tasks and again at commit; null if the write does not compact. */
+  private KeyValueSource source;
 
   PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
     this.table = table;
@@ -49,7 +51,7 @@ final class PkBatchWrite implements BatchWrite {
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     boolean compact = !table.options().writeOnly() && (mode == LagoonWriteBuilder.OverwriteMode.NONE
         || LevelZeroVisibility.hidden(table.schema()));
-    KeyValueSource source = compact ? KeyValueFileReader.buildForCompaction(SparkSession.active(), table) : null;
+    source = compact ? KeyValueFileReader.buildForCompaction(SparkSession.active(), table) : null;
     // An overwrite starts its buckets afresh (it may also change the bucket count).
     long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
     return new PkWriterFactory(table, base, source);
@@ -68,7 +70,7 @@ final class PkBatchWrite implements BatchWrite {
     }
     try {
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, newFiles);
-      KeyValueCommit.commit(table, results, overwrite);
+      KeyValueCommit.commit(table, results, overwrite, source);
     } catch (IOException e) {
       WrittenFiles.deleteUnreferenced(table, created);
       throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);

@@ -4,6 +4,10 @@ import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.deletionvectors.DeletionVector;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.LevelZeroVisibility;
+import io.lagoon.core.mergetree.engine.MergeEngine;
+import io.lagoon.core.mergetree.engine.MergeOptions;
+import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
@@ -49,7 +53,19 @@ public final class BucketCompactor {
     /** Universal, else every level-0 run moved up (tables whose readers skip level 0). */
     FORCE_UP_LEVEL0,
     /** Everything into the top level. */
-    FULL
+    FULL;
+
+    /**
+     * What a write (and anything catching up after one) compacts with. Paimon reads first-row
+     * tables without merging (level 0 hidden, no key in two levels), so such a bucket is left one
+     * run at the top, its first rows kept (Paimon gets there by looking keys up in the levels
+     * above; Lagoon for now merges the whole bucket). Deletion-vector tables push every level-0
+     * file up; other tables compact only when universal compaction calls for it.
+     */
+    public static Mode afterWrite(TableSchema schema) {
+      if (new MergeOptions(schema.options()).engine() == MergeEngine.FIRST_ROW) return FULL;
+      return LevelZeroVisibility.hidden(schema) ? FORCE_UP_LEVEL0 : UNIVERSAL;
+    }
   }
 
   public static Optional<CompactResult> compact(FileStoreTable table, byte[] partition, int bucket,

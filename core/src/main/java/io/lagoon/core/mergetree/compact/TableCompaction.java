@@ -6,12 +6,12 @@ import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.deletionvectors.VectorIndexCommit;
+import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueSource;
-import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.scan.LiveFiles;
 import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.snapshot.CommitKind;
@@ -20,7 +20,6 @@ import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,11 +32,15 @@ import org.apache.spark.sql.catalyst.InternalRow;
 /**
  * Compacts the buckets of a primary-key table from its latest snapshot and commits every bucket's
  * result in one {@link CommitKind#COMPACT} snapshot. The commit removes exactly the live entries
- * it read, so a concurrent commit that removed or moved one of them is a conflict: the files this
- * compaction wrote are deleted (nothing references them) and the whole compaction is planned once
- * more against the new snapshot; a second conflict is reported to the caller.
+ * it read and keeps every level above 0 one sorted run ({@link LevelOverlapCheck}), so a
+ * concurrent commit that removed or moved one of them, or wrote to the same level, is a conflict:
+ * the files this compaction wrote are deleted (nothing references them) and the compaction is
+ * planned again against the new snapshot, up to {@link #ATTEMPTS} times.
  */
 public final class TableCompaction {
+  /** Plans of a compaction before a conflict is reported: each attempt rereads the buckets. */
+  static final int ATTEMPTS = 5;
+
   private TableCompaction() {}
 
   /** Full compaction: every matching bucket into one run on the top level. */
@@ -48,38 +51,60 @@ public final class TableCompaction {
 
   /**
    * @param partitionFilter tests the partition row (partition columns in order); null = all
-   * @param full true for full compactions, false for universal-compaction picks per bucket
+   * @param full true for full compactions, false for what a write compacts with
+   *     ({@link BucketCompactor.Mode#afterWrite})
    * @return the new snapshot, or empty when no bucket needed compacting
    * @throws CommitConflictException when concurrent commits kept changing the files to replace
    */
   public static Optional<Snapshot> compact(FileStoreTable table, KeyValueSource source,
                                            Predicate<InternalRow> partitionFilter, boolean full) throws IOException {
+    List<PaimonType> partTypes = table.schema().partitionTypes();
+    Predicate<ManifestEntry> buckets = partitionFilter == null ? e -> true
+        : e -> partitionFilter.test(BinaryRows.deserialize(e.partition, partTypes));
+    BucketCompactor.Mode mode = full ? BucketCompactor.Mode.FULL : BucketCompactor.Mode.afterWrite(table.schema());
     CommitConflictException lastConflict = null;
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Optional<Snapshot> latest = table.snapshots().latest();
       if (latest.isEmpty()) return Optional.empty();
-      Plan plan = new Plan();
       try {
-        compactBuckets(table, source, partitionFilter, full, latest.get(), plan);
-      } catch (IOException | RuntimeException e) {
-        plan.deleteNewFiles(table);
-        throw e;
-      }
-      if (plan.removed.isEmpty()) return Optional.empty();
-      try {
-        FileStoreCommit commit = new FileStoreCommit(table);
-        return Optional.of(plan.vectors.isEmpty() ? commit.replace(plan.removed, plan.added, CommitKind.COMPACT)
-            : commit.replace(plan.removed, plan.added, CommitKind.COMPACT, new VectorIndexCommit(table, plan.vectors)));
+        return compactOnce(table, source, latest.get(), buckets, mode);
       } catch (CommitConflictException e) {
-        // Certainly not committed. Any other failure may have come after the snapshot was
-        // published, so the new files stay: an orphan is harmless, a deleted live file is not.
-        plan.deleteNewFiles(table);
         lastConflict = e;
       }
     }
-    throw new CommitConflictException("Compaction of " + table.fullName() + " gave up after two attempts: concurrent "
-        + "commits changed the files it was replacing. No data was changed; run it again. Last conflict: "
-        + lastConflict.getMessage());
+    throw new CommitConflictException("Compaction of " + table.fullName() + " gave up after " + ATTEMPTS
+        + " attempts: concurrent commits changed the files it was replacing. No data was changed; run it again. "
+        + "Last conflict: " + lastConflict.getMessage());
+  }
+
+  /**
+   * Plans the compaction of the buckets {@code buckets} selects (tested on each live entry) on
+   * {@code snapshot} and commits it, once.
+   *
+   * @return the new snapshot, or empty when no selected bucket needed compacting
+   * @throws CommitConflictException when a concurrent commit changed what it read; nothing it
+   *     wrote is left behind
+   */
+  public static Optional<Snapshot> compactOnce(FileStoreTable table, KeyValueSource source, Snapshot snapshot,
+                                               Predicate<ManifestEntry> buckets, BucketCompactor.Mode mode)
+      throws IOException {
+    Plan plan = new Plan();
+    try {
+      compactBuckets(table, source, buckets, mode, snapshot, plan);
+    } catch (IOException | RuntimeException e) {
+      plan.deleteNewFiles(table);
+      throw e;
+    }
+    if (plan.removed.isEmpty()) return Optional.empty();
+    try {
+      return Optional.of(new FileStoreCommit(table).replace(plan.removed, plan.added, CommitKind.COMPACT,
+          plan.vectors.isEmpty() ? null : new VectorIndexCommit(table, plan.vectors), new LevelOverlapCheck(table)));
+    } catch (CommitConflictException e) {
+      // Certainly not committed. Any other failure may have come after the snapshot was
+      // published, so the new files stay: an orphan is harmless, a deleted live file is not.
+      plan.deleteNewFiles(table);
+      throw e;
+    }
   }
 
   /** The entries to remove and add, and the new files to delete if they are never committed. */
@@ -100,16 +125,15 @@ public final class TableCompaction {
     }
   }
 
-  private static void compactBuckets(FileStoreTable table, KeyValueSource source, Predicate<InternalRow> filter,
-                                     boolean full, Snapshot snapshot, Plan plan) throws IOException {
-    List<PaimonType> partTypes = table.schema().partitionTypes();
+  private static void compactBuckets(FileStoreTable table, KeyValueSource source, Predicate<ManifestEntry> filter,
+                                     BucketCompactor.Mode mode, Snapshot snapshot, Plan plan) throws IOException {
     boolean dv = table.options().deletionVectors();
     List<IndexManifestEntry> index = dv && snapshot.indexManifest != null
         ? table.manifests().readIndexManifest(snapshot.indexManifest) : List.of();
-    Map<String, List<ManifestEntry>> buckets = new LinkedHashMap<>();
+    Map<BucketId, List<ManifestEntry>> buckets = new LinkedHashMap<>();
     for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
-      if (filter != null && !filter.test(BinaryRows.deserialize(e.partition, partTypes))) continue;
-      buckets.computeIfAbsent(Arrays.toString(e.partition) + "/" + e.bucket, k -> new ArrayList<>()).add(e);
+      if (!filter.test(e)) continue;
+      buckets.computeIfAbsent(e.bucketId(), k -> new ArrayList<>()).add(e);
     }
     ScanPlanner paths = new ScanPlanner(table);
     for (List<ManifestEntry> entries : buckets.values()) {
@@ -122,9 +146,7 @@ public final class TableCompaction {
       }
       BucketVectors vectors = dv ? BucketVectors.of(table, first.partition, first.bucket, index) : null;
       Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source,
-          full ? BucketCompactor.Mode.FULL
-          : LevelZeroVisibility.hidden(table.schema()) ? BucketCompactor.Mode.FORCE_UP_LEVEL0
-          : BucketCompactor.Mode.UNIVERSAL, vectors);
+          mode, vectors);
       if (result.isEmpty()) continue;
       if (vectors != null) {
         BucketVectorChange change = vectors.change(table, entries);

@@ -5,6 +5,9 @@ import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.deletionvectors.VectorIndexCommit;
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.compact.LevelOverlapCheck;
+import io.lagoon.core.mergetree.compact.LevelZeroPromotion;
 import io.lagoon.core.snapshot.CommitKind;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.write.PartitionExtractor;
@@ -20,9 +23,11 @@ import org.apache.spark.sql.catalyst.InternalRow;
 /**
  * Driver side of a primary-key write: commits every task's new files in one APPEND (or OVERWRITE)
  * snapshot, then what write-triggered compaction produced in one COMPACT snapshot (an overwrite
- * commits the compacted files directly). A compaction
- * that lost a race (a file it replaces is gone) is dropped and its outputs deleted; the appended
- * data stays, and a later compaction redoes the work.
+ * commits the compacted files directly). A compaction that lost a race (a file it replaces is
+ * gone, or a concurrent compaction wrote to the same level or vectors) is dropped and its outputs
+ * deleted; the appended data stays. Where readers see level 0 a later compaction redoes the work;
+ * where they skip it, the buckets are compacted again right away ({@link LevelZeroPromotion}), so
+ * that a write that returns is visible.
  */
 public final class KeyValueCommit {
   private KeyValueCommit() {}
@@ -32,6 +37,16 @@ public final class KeyValueCommit {
    */
   public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
                             Predicate<InternalRow> overwritePartitions) throws IOException {
+    commit(table, results, overwritePartitions, null);
+  }
+
+  /**
+   * @param overwritePartitions null to append; else the partitions whose live files the write replaces
+   * @param source reads the table's files to compact again after a lost compaction on tables whose
+   *     readers skip level 0; null when the write does not compact ({@code write-only})
+   */
+  public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
+                            Predicate<InternalRow> overwritePartitions, KeyValueSource source) throws IOException {
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
@@ -53,14 +68,28 @@ public final class KeyValueCommit {
       deleteWritten(table, results);
       throw e;
     }
-    if (before.isEmpty() && after.isEmpty()) return;
-    try {
-      if (vectors.isEmpty()) commit.replace(before, after, CommitKind.COMPACT);
-      else commit.replace(before, after, CommitKind.COMPACT, new VectorIndexCommit(table, vectors));
-    } catch (CommitConflictException e) {
-      deleteOutputs(table, before, after);
-      deleteIndexFiles(table, vectors);
+    boolean compacted = false;
+    if (!before.isEmpty() || !after.isEmpty()) {
+      try {
+        commit.replace(before, after, CommitKind.COMPACT, vectors.isEmpty() ? null : new VectorIndexCommit(table, vectors),
+            new LevelOverlapCheck(table));
+        compacted = true;
+      } catch (CommitConflictException e) {
+        deleteOutputs(table, before, after);
+        deleteIndexFiles(table, vectors);
+      }
     }
+    if (source != null && !(compacted && replacedAll(before, added))) {
+      LevelZeroPromotion.untilVisible(table, source, added);
+    }
+  }
+
+  /** Whether the committed compaction replaced every new file (nothing of the write left on level 0). */
+  private static boolean replacedAll(List<ManifestEntry> before, List<ManifestEntry> added) {
+    Set<ManifestEntry.FileId> replaced = new HashSet<>();
+    for (ManifestEntry e : before) replaced.add(e.id());
+    for (ManifestEntry e : added) if (!replaced.contains(e.id())) return false;
+    return true;
   }
 
   /** New deletion-vector index files the tasks wrote (none was committed). */

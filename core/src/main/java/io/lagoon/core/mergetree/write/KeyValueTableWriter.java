@@ -1,7 +1,6 @@
 package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.mergetree.KeyValueSource;
-import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.data.BinaryRowEncoder;
@@ -12,8 +11,6 @@ import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.engine.KeyValue;
-import io.lagoon.core.mergetree.engine.MergeEngine;
-import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
 import io.lagoon.core.mergetree.engine.RecordOrder;
 import io.lagoon.core.schema.TableSchema;
@@ -231,7 +228,7 @@ public final class KeyValueTableWriter {
     for (ManifestEntry e : fresh) byName.put(e.file.fileName, e);
     List<DataFileMeta> files = new ArrayList<>();
     for (ManifestEntry e : byName.values()) files.add(e.file);
-    BucketCompactor.Mode mode = compactionMode();
+    BucketCompactor.Mode mode = BucketCompactor.Mode.afterWrite(schema);
     BucketVectors vectors = table.options().deletionVectors()
         ? BucketVectors.of(table, s.partition.bytes, s.bucket, base.vectorIndex()) : null;
     Optional<CompactResult> result = BucketCompactor.compact(table, s.partition.bytes, s.bucket, files, source, mode,
@@ -242,16 +239,6 @@ public final class KeyValueTableWriter {
     for (DataFileMeta f : result.get().after()) {
       after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
     }
-  }
-
-  /**
-   * Paimon reads first-row tables without merging (level 0 hidden, no key in two levels), so a
-   * write leaves such a bucket one run at the top, its first rows kept; Paimon gets there by
-   * looking keys up in the levels above, Lagoon for now by merging the whole bucket.
-   */
-  private BucketCompactor.Mode compactionMode() {
-    if (new MergeOptions(schema.options()).engine() == MergeEngine.FIRST_ROW) return BucketCompactor.Mode.FULL;
-    return LevelZeroVisibility.hidden(schema) ? BucketCompactor.Mode.FORCE_UP_LEVEL0 : BucketCompactor.Mode.UNIVERSAL;
   }
 
   /** Deletes every file this writer produced. */

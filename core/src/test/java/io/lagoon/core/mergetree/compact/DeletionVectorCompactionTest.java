@@ -14,6 +14,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.lagoon.core.mergetree.CloseableIterator;
+import io.lagoon.core.mergetree.KeyValueSource;
+import java.util.Iterator;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +44,50 @@ class DeletionVectorCompactionTest {
 
   private BucketVectors vectors(KvTestTable t, List<IndexManifestEntry> base) {
     return new BucketVectors(t.partition(0), 0, base, false, t.table.io(), t.table.dir(), t.table.fullName());
+  }
+
+  /**
+   * Two writers that start from the same snapshot give a bucket's records overlapping sequence
+   * numbers, so a level-0 record can be older than the live record above that another writer
+   * pushed up first. The newer (above) one must win and stay where it is, unmarked; before, the
+   * keys-only looked-up record was written out in its place, value columns and all null.
+   */
+  @Test
+  void aNewerRecordAboveWinsOverAnOlderOneOnLevelZero() throws IOException {
+    KvTestTable t = new KvTestTable(tmp, false, Map.of("deletion-vectors.enabled", "true"));
+    DataFileMeta top = t.write(0, 5, t.records(0, 50, "5+500", "7+700"));
+    DataFileMeta older = t.write(0, 0, t.records(0, 10, "5+1", "6+1", "7+1"));
+    BucketVectors v = vectors(t, List.of());
+    KeyValueSource keysOnlyNulls = new KeyValueSource() {
+      @Override
+      public CloseableIterator<KeyValue> open(Path bucketDir, DataFileMeta file) {
+        return t.source.open(bucketDir, file);
+      }
+
+      @Override
+      public KeyValueSource keysOnly() {
+        return (dir, file) -> {
+          List<KeyValue> stripped = new ArrayList<>();
+          for (KeyValue kv : t.source.records(file.fileName)) {
+            stripped.add(new KeyValue(kv.key(), kv.sequence(), kv.rowKind(), new GenericInternalRow(2)));
+          }
+          Iterator<KeyValue> it = stripped.iterator();
+          return new CloseableIterator<>() {
+            public boolean hasNext() { return it.hasNext(); }
+            public KeyValue next() { return it.next(); }
+            public void close() {}
+          };
+        };
+      }
+    };
+
+    CompactResult r = BucketCompactor.compact(t.table, t.partition(0), 0, List.of(top, older), keysOnlyNulls,
+        BucketCompactor.Mode.FORCE_UP_LEVEL0, v).orElseThrow();
+
+    List<KeyValue> written = t.readBack(0, r.after().get(0));
+    assertEquals(1, written.size(), "only key 6 is written: " + written);
+    assertEquals(1, value(written, 6));
+    assertEquals(null, v.of(top.fileName), "the newer rows above stay live");
   }
 
   @Test

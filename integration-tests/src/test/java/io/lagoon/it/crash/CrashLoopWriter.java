@@ -1,0 +1,64 @@
+package io.lagoon.it.crash;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The child JVM of the crash harness: runs statements {@code first..last} of one writer against
+ * a table, journaling each (see {@link Journal}), until it is killed or done. With {@code check},
+ * it reads its own rows back after every statement and journals a violation when that statement
+ * is not exactly what it sees (a statement that returned must be visible to the next read).
+ *
+ * <p>Arguments: warehouse-uri table kind writer first last journal check(true|false)
+ */
+public final class CrashLoopWriter {
+  private CrashLoopWriter() {}
+
+  public static void main(String[] args) {
+    String warehouse = args[0];
+    String table = args[1];
+    CrashWorkload.Kind kind = CrashWorkload.Kind.valueOf(args[2]);
+    int writer = Integer.parseInt(args[3]);
+    int first = Integer.parseInt(args[4]);
+    int last = Integer.parseInt(args[5]);
+    Journal journal = new Journal(Path.of(args[6]));
+    boolean check = Boolean.parseBoolean(args[7]);
+    SparkSession spark = SparkSession.builder()
+        .master("local[1]")
+        .appName("lagoon-crash-writer-" + writer)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.catalog.lake", "io.lagoon.spark.LagoonCatalog")
+        .config("spark.sql.catalog.lake.warehouse", warehouse)
+        .getOrCreate();
+    journal.append("ready");
+    int failures = 0;
+    for (int i = first; i <= last; i++) {
+      journal.append("begin " + i);
+      spark.sql(CrashWorkload.statement(table, kind, writer, i));
+      journal.append("done " + i);
+      if (check) {
+        Map<Integer, Long> seen = CrashWorkload.visible(spark, table, writer);
+        boolean ok = kind == CrashWorkload.Kind.APPEND
+            ? Long.valueOf(CrashWorkload.ROWS).equals(seen.get(i))
+            : seen.equals(Map.of(i, (long) CrashWorkload.ROWS));
+        if (!ok) {
+          journal.append("violation writer " + writer + " after statement " + i + " returned sees " + seen);
+          failures++;
+        }
+      }
+    }
+    spark.stop();
+    System.exit(failures == 0 ? 0 : 3);
+  }
+
+  /** The statements a later run may no longer use: every number a journal says has begun. */
+  static int nextStatement(List<Integer> begun, int fallback) {
+    int max = fallback - 1;
+    for (int i : begun) max = Math.max(max, i);
+    return max + 1;
+  }
+}

@@ -1,0 +1,90 @@
+package io.lagoon.it.crash;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The tables the crash harness writes and the statements it runs on them, with the model each
+ * state is checked against. Statement {@code i} of writer {@code w} touches only rows tagged
+ * {@code w}, so two writers can share a table; statement numbers are never reused, so every
+ * statement's effect is recognisable in the table.
+ *
+ * <ul>
+ *   <li>{@link Kind#APPEND}: inserts {@link #ROWS} rows tagged {@code (w, i)}. A statement is
+ *       visible when all its rows are there, invisible when none is; anything else is partial.
+ *   <li>{@link Kind#PK} and {@link Kind#DV} (fixed buckets, the second with deletion vectors):
+ *       upserts the writer's {@link #ROWS} keys with {@code stmt = i}. All of them must show one
+ *       statement; a mixture is a partially visible statement.
+ * </ul>
+ *
+ * <p>New statements are added here as later operations (row-level DML, compaction, expiry,
+ * indexes) land: a statement, and what its visibility means in the model.
+ */
+public final class CrashWorkload {
+  public static final int ROWS = 2_000;
+
+  /** The table kinds, each with its CREATE TABLE properties. */
+  public enum Kind {
+    APPEND(""),
+    PK("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')"),
+    DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
+
+    final String properties;
+
+    Kind(String properties) {
+      this.properties = properties;
+    }
+  }
+
+  private CrashWorkload() {}
+
+  public static String create(String table, Kind kind) {
+    return "CREATE TABLE " + table + " (k BIGINT NOT NULL, stmt INT, w INT) " + kind.properties;
+  }
+
+  public static String statement(String table, Kind kind, int writer, int i) {
+    long offset = kind == Kind.APPEND ? 0 : (long) writer * ROWS;
+    return "INSERT INTO " + table + " SELECT id + " + offset + ", " + i + ", " + writer + " FROM range(0, " + ROWS + ")";
+  }
+
+  /** Rows per statement number of one writer, as the table shows them now. */
+  public static Map<Integer, Long> visible(SparkSession spark, String table, int writer) {
+    Map<Integer, Long> out = new TreeMap<>();
+    for (Row r : spark.sql("SELECT stmt, count(*) FROM " + table + " WHERE w = " + writer + " GROUP BY stmt")
+        .collectAsList()) {
+      out.put(r.getInt(0), r.getLong(1));
+    }
+    return out;
+  }
+
+  /**
+   * What is wrong with a writer's rows, or an empty list.
+   *
+   * @param done statements that returned (confirmed)
+   * @param begun statements that started, confirmed or not; numbers above every begun one never ran
+   */
+  public static List<String> violations(Kind kind, Map<Integer, Long> visible, List<Integer> done, List<Integer> begun) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<Integer, Long> e : visible.entrySet()) {
+      if (e.getValue() != ROWS) {
+        out.add("statement " + e.getKey() + " is partially visible: " + e.getValue() + " of " + ROWS + " rows");
+      }
+      if (!begun.contains(e.getKey())) out.add("statement " + e.getKey() + " never ran but shows " + e.getValue() + " rows");
+    }
+    if (kind == Kind.APPEND) {
+      for (int i : done) if (!visible.containsKey(i)) out.add("confirmed statement " + i + " is not visible");
+      return out;
+    }
+    if (visible.size() > 1) out.add("the keys show several statements at once: " + visible);
+    int lastDone = done.isEmpty() ? -1 : done.get(done.size() - 1);
+    int shown = visible.isEmpty() ? -1 : visible.keySet().iterator().next();
+    if (shown < lastDone) {
+      out.add("confirmed statement " + lastDone + " is not visible: the keys show " + (shown < 0 ? "nothing" : "statement " + shown));
+    }
+    return out;
+  }
+}
