@@ -111,7 +111,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
         KeyValueCommit.commit(table, java.util.List.of(), partition -> true);
         return true;
       }
-      new io.lagoon.core.commit.FileStoreCommit(table).overwrite(java.util.List.of(), partition -> true);
+      table.newOverwrite(partition -> true).commit();
       return true;
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot truncate " + table.fullName() + ": " + e.getMessage(), e);

@@ -4,6 +4,7 @@ import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -134,16 +134,11 @@ public final class BucketVectors {
     }
     if (all.isEmpty()) return null;
     DeletionVectorFile.Written w = DeletionVectorFile.write(all);
-    String name = newIndexFileName();
-    try (OutputStream out = io.create(new Path(new Path(tableDir, "index"), name), false)) {
+    String name = DataFilePaths.newIndexFileName();
+    try (OutputStream out = io.create(new Path(DataFilePaths.indexDir(tableDir), name), false)) {
       out.write(w.bytes);
     }
     return new IndexManifestEntry(FileKind.ADD, partition, bucket, IndexManifestEntry.DELETION_VECTORS, name,
         w.bytes.length, w.ranges.size(), w.ranges);
-  }
-
-  /** A fresh index file name, in Paimon's {@code index-<uuid>-<n>} form. */
-  public static String newIndexFileName() {
-    return "index-" + UUID.randomUUID() + "-0";
   }
 }

@@ -48,6 +48,21 @@ public final class DeletionVectorIndex implements Serializable {
     return refs.isEmpty() ? EMPTY : new DeletionVectorIndex(refs);
   }
 
+  /**
+   * The vectors a reader of the snapshot applies. A primary-key table that has vectors but whose
+   * option is off is refused: its files were compacted for reading with them, not merged.
+   */
+  public static DeletionVectorIndex forRead(FileStoreTable table, Snapshot snapshot) throws IOException {
+    DeletionVectorIndex index = of(table, snapshot);
+    if (!index.isEmpty() && table.hasPrimaryKey()
+        && !io.lagoon.core.mergetree.LevelZeroVisibility.hidden(table.schema())) {
+      throw new UnsupportedOperationException("Primary-key table " + table.fullName() + " has deletion vectors "
+          + "but option '" + io.lagoon.core.table.TableOptions.DELETION_VECTORS_ENABLED + "' is off: its files "
+          + "cannot be merged without the vectors; turn the option back on");
+    }
+    return index;
+  }
+
   public static DeletionVectorIndex empty() {
     return EMPTY;
   }
@@ -77,7 +92,7 @@ public final class DeletionVectorIndex implements Serializable {
 
     public Loader(FileIO io, Path tableDir, String tableName) {
       this.io = io;
-      this.indexDir = new Path(tableDir, "index");
+      this.indexDir = io.lagoon.core.table.DataFilePaths.indexDir(tableDir);
       this.tableName = tableName;
     }
 

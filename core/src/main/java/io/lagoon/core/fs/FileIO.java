@@ -134,7 +134,11 @@ public final class FileIO implements Serializable {
       }
       return fs(path).rename(tmp, path);
     } finally {
-      delete(tmp, false);
+      try {
+        delete(tmp, false);
+      } catch (IOException | RuntimeException ignore) {
+        // a leftover temporary file; the publish itself is decided
+      }
     }
   }
 

@@ -9,7 +9,7 @@ import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
 import java.util.List;
-import java.util.UUID;
+import io.lagoon.core.table.DataFilePaths;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -49,7 +49,7 @@ public final class KeyValueFileWriter {
     this.layout = new KeyValueLayout(table.schema());
     this.level = level;
     String format = table.options().fileFormat();
-    this.path = new Path(bucketDir, "data-" + UUID.randomUUID() + "-0." + format);
+    this.path = new Path(bucketDir, new DataFilePaths.DataFileNames().next(format));
     this.writer = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), path, layout.sparkSchema(),
         layout.physicalFields(), table.options().fileCompression());
     this.keyStats = new StatsCollector(layout.keyTypes());

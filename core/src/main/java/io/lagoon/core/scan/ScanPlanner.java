@@ -7,7 +7,7 @@ import io.lagoon.core.manifest.ManifestFileMeta;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.table.PartitionPaths;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.types.DataField;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -44,6 +44,7 @@ public final class ScanPlanner {
       else valueFilters.add(f);
     }
 
+    DataFilePaths paths = table.paths();
     long[] manifestsSkipped = {0};
     Collection<ManifestEntry> live = LiveFiles.read(table.manifests(), snapshot, m -> {
       boolean keep = manifestMayMatch(m, partFields, partFilters);
@@ -75,19 +76,9 @@ public final class ScanPlanner {
     List<DataSplit> splits = new ArrayList<>();
     for (Map.Entry<String, List<DataFileMeta>> g : groups.entrySet()) {
       ManifestEntry e = firstOfGroup.get(g.getKey());
-      splits.add(new DataSplit(e.partition, e.bucket, bucketPath(e.partition, e.bucket), g.getValue()));
+      splits.add(new DataSplit(e.partition, e.bucket, paths.bucketPath(e.partition, e.bucket), g.getValue()));
     }
     return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0]);
-  }
-
-  /** Relative folder of a bucket, rebuilt from the partition row (never parsed from listings). */
-  public String bucketPath(byte[] partition, int bucket) {
-    TableSchema schema = table.schema();
-    List<DataField> partFields = schema.partitionFields();
-    String partPath = partFields.isEmpty() ? ""
-        : PartitionPaths.path(partFields, BinaryRows.deserialize(partition, StatsRows.types(partFields)),
-            table.options().partitionDefaultName());
-    return partPath + "bucket-" + bucket;
   }
 
   private static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {

@@ -113,8 +113,14 @@ public final class SnapshotManager implements Serializable {
     io.mkdirs(snapshotDir());
     boolean ok = io.tryPublish(snapshotPath(s.id), s.toJson());
     if (ok) {
-      writeHint("LATEST", s.id);
-      if (s.id == 1 || readHint("EARLIEST") == null) writeHint("EARLIEST", earliestId().orElse(s.id));
+      // Published: nothing may fail from here on, or the caller would take it for a lost attempt
+      // and delete the manifests the snapshot references. Hints are advisory.
+      try {
+        writeHint("LATEST", s.id);
+        if (s.id == 1 || readHint("EARLIEST") == null) writeHint("EARLIEST", earliestId().orElse(s.id));
+      } catch (IOException | RuntimeException ignore) {
+        // the listing decides
+      }
     }
     return ok;
   }

@@ -1,7 +1,12 @@
 package io.lagoon.core.table;
 
+import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.ManifestFiles;
+import io.lagoon.core.operation.AppendFiles;
+import io.lagoon.core.operation.OverwriteFiles;
+import io.lagoon.core.operation.RewriteFiles;
+import io.lagoon.core.operation.RowDelta;
 import io.lagoon.core.schema.SchemaManager;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.snapshot.SnapshotManager;
@@ -9,7 +14,9 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * A table on storage as of one schema: its folder, schema, options and the managers for its
@@ -59,8 +66,33 @@ public final class FileStoreTable implements Serializable {
     return s;
   }
 
-  /** Bucket folder of a partition: {@code <table>/<k=v/...>bucket-N}. */
-  public Path bucketDir(String partitionPath, int bucket) {
-    return new Path(dir, partitionPath + "bucket-" + bucket);
+  /** The committer every change of this table goes through. */
+  public FileStoreCommit committer() {
+    return new FileStoreCommit(this);
+  }
+
+  /** Adds new data files. */
+  public AppendFiles newAppend() {
+    return new AppendFiles(this);
+  }
+
+  /** Replaces every live file of the partitions {@code partitions} selects (tested on partition rows). */
+  public OverwriteFiles newOverwrite(Predicate<InternalRow> partitions) {
+    return new OverwriteFiles(this, partitions);
+  }
+
+  /** Replaces some live files by others with the same rows (compaction, sorting). */
+  public RewriteFiles newRewrite() {
+    return new RewriteFiles(this);
+  }
+
+  /** A row-level change: new files, rows deleted by position, files replaced whole. */
+  public RowDelta newRowDelta() {
+    return new RowDelta(this);
+  }
+
+  /** Where the table's data and index files are, and what new ones are called. */
+  public DataFilePaths paths() {
+    return new DataFilePaths(dir, schema);
   }
 }

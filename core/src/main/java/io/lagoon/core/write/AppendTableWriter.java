@@ -4,6 +4,7 @@ import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,7 +47,7 @@ public final class AppendTableWriter {
     lastKey = key;
     RollingFileWriter w = writers.get(key);
     if (w == null) {
-      w = new RollingFileWriter(table, table.bucketDir(partitions.path(key), bucket));
+      w = new RollingFileWriter(table, table.paths().bucketDir(key.row, bucket));
       writers.put(key, w);
     }
     w.write(row);
@@ -69,14 +70,7 @@ public final class AppendTableWriter {
   public void abort() {
     for (RollingFileWriter w : writers.values()) w.abort();
     writers.clear();
-    for (ManifestEntry e : finished) {
-      try {
-        table.io().delete(new org.apache.hadoop.fs.Path(table.bucketDir(partitions.path(e.partition), bucket),
-            e.file.fileName), false);
-      } catch (IOException ignore) {
-        // an orphan at worst
-      }
-    }
+    UncommittedFiles.deleteData(table, finished);
     finished.clear();
   }
 }

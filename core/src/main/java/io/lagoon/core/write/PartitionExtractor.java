@@ -2,7 +2,6 @@ package io.lagoon.core.write;
 
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.schema.TableSchema;
-import io.lagoon.core.table.PartitionPaths;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.PaimonType;
 import io.lagoon.core.types.SparkTypes;
@@ -13,7 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.unsafe.types.UTF8String;
 
-/** Takes the partition of a table row, and turns a partition back into its folder path. */
+/** Takes the partition of a table row (its row and serialized bytes). */
 public final class PartitionExtractor {
   private final List<DataField> fields;
   private final int[] indexes;
@@ -46,13 +45,4 @@ public final class PartitionExtractor {
     return new PartitionKey(prow, BinaryRows.serialize(prow, types));
   }
 
-  /** The partition folder ({@code k=v/.../}, empty for unpartitioned tables). */
-  public String path(byte[] partition) {
-    if (indexes.length == 0) return "";
-    return PartitionPaths.path(fields, BinaryRows.deserialize(partition, types), defaultName);
-  }
-
-  public String path(PartitionKey key) {
-    return indexes.length == 0 ? "" : PartitionPaths.path(fields, key.row, defaultName);
-  }
 }

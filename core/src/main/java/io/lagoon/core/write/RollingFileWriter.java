@@ -5,14 +5,15 @@ import io.lagoon.core.io.FormatWriters;
 import io.lagoon.core.io.StatsCollector;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.SimpleStats;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.PaimonType;
 import io.lagoon.core.types.SparkTypes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.Metadata;
@@ -31,10 +32,9 @@ public final class RollingFileWriter {
   private final Path bucketDir;
   private final StructType fileSchema;
   private final List<PaimonType> types;
-  private final String uuid = UUID.randomUUID().toString();
+  private final DataFilePaths.DataFileNames names = new DataFilePaths.DataFileNames();
   private final long targetSize;
   private final List<DataFileMeta> done = new ArrayList<>();
-  private int fileCounter;
   private long sequence;
 
   private FormatWriter current;
@@ -76,8 +76,7 @@ public final class RollingFileWriter {
 
   private void open() throws IOException {
     String format = table.options().fileFormat();
-    String name = "data-" + uuid + "-" + (fileCounter++) + "." + format;
-    currentPath = new Path(bucketDir, name);
+    currentPath = new Path(bucketDir, names.next(format));
     current = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), currentPath, fileSchema,
         table.schema().fields(), table.options().fileCompression());
     stats = new StatsCollector(types);
@@ -104,13 +103,7 @@ public final class RollingFileWriter {
   public void abort() {
     if (current != null) current.abort();
     current = null;
-    for (DataFileMeta f : done) {
-      try {
-        table.io().delete(new Path(bucketDir, f.fileName), false);
-      } catch (IOException ignore) {
-        // orphan at worst
-      }
-    }
+    for (DataFileMeta f : done) UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
     done.clear();
   }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.core.catalog.FileSystemCatalog;
 import io.lagoon.core.catalog.Identifier;
-import io.lagoon.core.deletionvectors.RowDeletions;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.it.LagoonSparkTest;
@@ -53,7 +52,7 @@ class MetadataColumnsTest extends LagoonSparkTest {
             // Delete positions 0 and 2 of one file: those rows, and only they, are gone.
             FileStoreTable t = new FileSystemCatalog(new FileIO(new Configuration()),
                     new org.apache.hadoop.fs.Path(warehouse.toUri())).loadTable(new Identifier(db, "t"));
-            RowDeletions.delete(t, Map.of(new org.apache.hadoop.fs.Path(someFile).getName(), new long[] {0, 2}));
+            t.newRowDelta().deletePositions(Map.of(new org.apache.hadoop.fs.Path(someFile).getName(), new long[] {0, 2})).commit();
             List<Row> after = sql("SELECT _file, _pos FROM lake." + db + ".t").collectAsList();
             assertEquals(298, after.size());
             List<Long> positions = new ArrayList<>();

@@ -8,7 +8,6 @@ import io.lagoon.core.catalog.FileSystemCatalog;
 import io.lagoon.core.catalog.Identifier;
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.deletionvectors.DeletionVectorIndex;
-import io.lagoon.core.deletionvectors.RowDeletions;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.scan.LiveFiles;
@@ -86,12 +85,12 @@ class RowDeletionsTest extends LagoonSparkTest {
         assertTrue(files.size() >= 2, "several files: " + files);
         Set<String> deleted = new TreeSet<>();
 
-        RowDeletions.delete(t, Map.of(files.get(0), new long[] {0, 3, 5}, files.get(1), new long[] {1}));
+        t.newRowDelta().deletePositions(Map.of(files.get(0), new long[] {0, 3, 5}, files.get(1), new long[] {1})).commit();
         for (String d : List.of(files.get(0) + "#0", files.get(0) + "#3", files.get(0) + "#5", files.get(1) + "#1")) deleted.add(d);
         assertEquals(expected(rows, deleted), lagoon(db));
 
         // The same file again: its vector grows (a repeated position changes nothing).
-        RowDeletions.delete(t, Map.of(files.get(0), new long[] {3, 7}));
+        t.newRowDelta().deletePositions(Map.of(files.get(0), new long[] {3, 7})).commit();
         deleted.add(files.get(0) + "#7");
         List<String> want = expected(rows, deleted);
         assertEquals(want, lagoon(db));
@@ -124,16 +123,16 @@ class RowDeletionsTest extends LagoonSparkTest {
         Throwable e;
         switch (mistake) {
             case "out of range":
-                e = assertThrows(IllegalArgumentException.class, () -> RowDeletions.delete(t, Map.of(file, new long[] {2})));
+                e = assertThrows(IllegalArgumentException.class, () -> t.newRowDelta().deletePositions(Map.of(file, new long[] {2})).commit());
                 assertTrue(e.getMessage().contains(file) && e.getMessage().contains("position 2"), e.getMessage());
                 break;
             case "not live":
                 e = assertThrows(CommitConflictException.class,
-                        () -> RowDeletions.delete(t, Map.of("data-gone.parquet", new long[] {0})));
+                        () -> t.newRowDelta().deletePositions(Map.of("data-gone.parquet", new long[] {0})).commit());
                 assertTrue(e.getMessage().contains("data-gone.parquet"), e.getMessage());
                 break;
             default:
-                e = assertThrows(IllegalArgumentException.class, () -> RowDeletions.delete(t, Map.of(file, new long[] {0})));
+                e = assertThrows(IllegalArgumentException.class, () -> t.newRowDelta().deletePositions(Map.of(file, new long[] {0})).commit());
                 assertTrue(e.getMessage().contains("deletion-vectors.enabled"), e.getMessage());
         }
         assertEquals(before, t.snapshots().latest().orElseThrow().id);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.core.catalog.FileSystemCatalog;
 import io.lagoon.core.catalog.Identifier;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
@@ -72,7 +71,7 @@ class ConcurrentCommitTest extends LagoonSparkTest {
     for (List<ManifestEntry> files : prepared) {
       futures.add(pool.submit(() -> {
         go.await();
-        new FileStoreCommit(table).append(files);
+        table.newAppend().add(files).commit();
         return null;
       }));
     }

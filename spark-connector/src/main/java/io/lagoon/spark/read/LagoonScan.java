@@ -1,8 +1,6 @@
 package io.lagoon.spark.read;
 
 import io.lagoon.core.deletionvectors.DeletionVectorIndex;
-import io.lagoon.core.mergetree.LevelZeroVisibility;
-import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.read.DataFileReader;
 import io.lagoon.core.scan.DataSplit;
 import io.lagoon.core.scan.ScanPlan;
@@ -64,12 +62,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     if (plan == null) {
       try {
         Optional<Snapshot> s = table.snapshots().latest();
-        if (s.isPresent()) vectors = DeletionVectorIndex.of(table, s.get());
-        if (!vectors.isEmpty() && table.hasPrimaryKey() && !LevelZeroVisibility.hidden(table.schema())) {
-          throw new UnsupportedOperationException("Primary-key table " + table.fullName() + " has deletion vectors "
-              + "but option '" + TableOptions.DELETION_VECTORS_ENABLED + "' is off: its files cannot be merged "
-              + "without the vectors; turn the option back on");
-        }
+        if (s.isPresent()) vectors = DeletionVectorIndex.forRead(table, s.get());
         plan = s.isPresent()
             ? new ScanPlanner(table).plan(s.get(), filters)
             : new ScanPlan(null, List.of(), 0, 0, 0);

@@ -1,8 +1,8 @@
 package io.lagoon.spark.write;
 
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -36,22 +36,21 @@ public class LagoonBatchWrite implements BatchWrite {
   public void commit(WriterCommitMessage[] messages) {
     List<ManifestEntry> added = collect(messages);
     try {
-      FileStoreCommit commit = new FileStoreCommit(table);
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, added);
-      if (overwrite == null) commit.append(added);
-      else commit.overwrite(added, overwrite);
+      if (overwrite == null) table.newAppend().add(added).commit();
+      else table.newOverwrite(overwrite).add(added).commit();
     } catch (IOException e) {
-      WrittenFiles.delete(table, added);
+      UncommittedFiles.deleteUnreferenced(table, added);
       throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      WrittenFiles.delete(table, added);
+      UncommittedFiles.deleteUnreferenced(table, added);
       throw e;
     }
   }
 
   @Override
   public void abort(WriterCommitMessage[] messages) {
-    WrittenFiles.delete(table, collect(messages));
+    UncommittedFiles.deleteData(table, collect(messages));
   }
 
   private static List<ManifestEntry> collect(WriterCommitMessage[] messages) {

@@ -7,6 +7,7 @@ import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -72,10 +73,10 @@ final class PkBatchWrite implements BatchWrite {
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, newFiles);
       KeyValueCommit.commit(table, results, overwrite, source);
     } catch (IOException e) {
-      WrittenFiles.deleteUnreferenced(table, created);
+      UncommittedFiles.deleteUnreferenced(table, created);
       throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      WrittenFiles.deleteUnreferenced(table, created);
+      UncommittedFiles.deleteUnreferenced(table, created);
       throw e;
     }
   }
@@ -86,6 +87,6 @@ final class PkBatchWrite implements BatchWrite {
     for (WriterCommitMessage m : messages) {
       if (m instanceof PkCommitMessage) created.addAll(((PkCommitMessage) m).createdFiles());
     }
-    WrittenFiles.delete(table, created);
+    UncommittedFiles.deleteData(table, created);
   }
 }

@@ -8,7 +8,6 @@ import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.engine.MergeEngine;
 import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.schema.TableSchema;
-import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
 import java.io.IOException;
@@ -92,7 +91,7 @@ public final class BucketCompactor {
         : mode == Mode.FORCE_UP_LEVEL0 ? UniversalCompaction.of(options).pickForceUpLevel0(numLevels, runs)
         : UniversalCompaction.of(options).pick(numLevels, runs);
     if (unit.isEmpty() && mode == Mode.FULL && vectors != null) unit = vectoredFiles(numLevels, runs, vectors);
-    Path bucketDir = new Path(table.dir(), new ScanPlanner(table).bucketPath(partition, bucket));
+    Path bucketDir = table.paths().bucketDir(partition, bucket);
     if (unit.isEmpty()) {
       return vectors == null ? Optional.empty()
           : nonEmpty(rewriteMostlyDeleted(table, bucketDir, source, files, vectors, new CompactResult(List.of(), List.of())));

@@ -15,6 +15,7 @@ import io.lagoon.core.mergetree.engine.MergeFunctions;
 import io.lagoon.core.mergetree.engine.RecordOrder;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -225,12 +226,6 @@ public final class CompactRewriter {
   }
 
   private void deleteQuietly(List<DataFileMeta> files) {
-    for (DataFileMeta f : files) {
-      try {
-        table.io().delete(new Path(bucketDir, f.fileName), false);
-      } catch (IOException ignore) {
-        // an unreferenced file; orphan cleanup removes it
-      }
-    }
+    for (DataFileMeta f : files) UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
   }
 }

@@ -1,7 +1,6 @@
 package io.lagoon.core.mergetree.compact;
 
 import io.lagoon.core.commit.CommitConflictException;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
@@ -21,15 +20,15 @@ import java.util.Map;
  * would leave a key in two files of one level, which readers that skip merging and every later
  * compaction take for a sorted run. Paimon's commit refuses such a change the same way.
  */
-public final class LevelOverlapCheck implements FileStoreCommit.Validation {
-  private final FileStoreTable table;
+public final class LevelOverlapCheck {
+  private LevelOverlapCheck() {}
 
-  public LevelOverlapCheck(FileStoreTable table) {
-    this.table = table;
-  }
-
-  @Override
-  public void check(Collection<ManifestEntry> live, List<ManifestEntry> changes) {
+  /**
+   * @param live the latest snapshot's live files
+   * @param changes the commit's entries, DELETEs before ADDs
+   * @throws CommitConflictException when a level above 0 would hold overlapping files
+   */
+  public static void check(FileStoreTable table, Collection<ManifestEntry> live, List<ManifestEntry> changes) {
     // The levels above 0 that receive a file, per bucket.
     Map<BucketId, Map<Integer, Map<ManifestEntry.FileId, ManifestEntry>>> levels = new HashMap<>();
     for (ManifestEntry e : changes) {

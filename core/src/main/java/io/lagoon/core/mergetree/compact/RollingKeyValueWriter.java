@@ -4,6 +4,7 @@ import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.KeyValueFileWriter;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,13 +46,7 @@ final class RollingKeyValueWriter {
   void abort() {
     if (current != null) current.abort();
     current = null;
-    for (DataFileMeta f : written) {
-      try {
-        table.io().delete(new Path(bucketDir, f.fileName), false);
-      } catch (IOException ignore) {
-        // an unreferenced file; orphan cleanup removes it
-      }
-    }
+    for (DataFileMeta f : written) UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
     written.clear();
   }
 

@@ -1,11 +1,8 @@
 package io.lagoon.core.mergetree.compact;
 
 import io.lagoon.core.commit.CommitConflictException;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.data.BinaryRows;
-import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.deletionvectors.BucketVectors;
-import io.lagoon.core.deletionvectors.VectorIndexCommit;
 import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.DataFileMeta;
@@ -13,10 +10,11 @@ import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.scan.LiveFiles;
-import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.snapshot.CommitKind;
 import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.operation.RewriteFiles;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
 import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -88,45 +85,21 @@ public final class TableCompaction {
   public static Optional<Snapshot> compactOnce(FileStoreTable table, KeyValueSource source, Snapshot snapshot,
                                                Predicate<ManifestEntry> buckets, BucketCompactor.Mode mode)
       throws IOException {
-    Plan plan = new Plan();
+    RewriteFiles rewrite = table.newRewrite();
     try {
-      compactBuckets(table, source, buckets, mode, snapshot, plan);
+      compactBuckets(table, source, buckets, mode, snapshot, rewrite);
     } catch (IOException | RuntimeException e) {
-      plan.deleteNewFiles(table);
+      UncommittedFiles.deleteData(table, rewrite.newDataFiles());
+      UncommittedFiles.deleteIndex(table, rewrite.newIndexFiles());
       throw e;
     }
-    if (plan.removed.isEmpty()) return Optional.empty();
-    try {
-      return Optional.of(new FileStoreCommit(table).replace(plan.removed, plan.added, CommitKind.COMPACT,
-          plan.vectors.isEmpty() ? null : new VectorIndexCommit(table, plan.vectors), new LevelOverlapCheck(table)));
-    } catch (CommitConflictException e) {
-      // Certainly not committed. Any other failure may have come after the snapshot was
-      // published, so the new files stay: an orphan is harmless, a deleted live file is not.
-      plan.deleteNewFiles(table);
-      throw e;
-    }
+    return rewrite.commit();
   }
 
-  /** The entries to remove and add, and the new files to delete if they are never committed. */
-  private static final class Plan {
-    final List<ManifestEntry> removed = new ArrayList<>();
-    final List<ManifestEntry> added = new ArrayList<>();
-    final List<Path> newFiles = new ArrayList<>();
-    final List<BucketVectorChange> vectors = new ArrayList<>();
-
-    void deleteNewFiles(FileStoreTable table) {
-      for (Path p : newFiles) {
-        try {
-          table.io().delete(p, false);
-        } catch (IOException ignore) {
-          // an unreferenced file; orphan cleanup removes it
-        }
-      }
-    }
-  }
-
+  /** Compacts the selected buckets of {@code snapshot} into {@code rewrite}. */
   private static void compactBuckets(FileStoreTable table, KeyValueSource source, Predicate<ManifestEntry> filter,
-                                     BucketCompactor.Mode mode, Snapshot snapshot, Plan plan) throws IOException {
+                                     BucketCompactor.Mode mode, Snapshot snapshot, RewriteFiles rewrite)
+      throws IOException {
     boolean dv = table.options().deletionVectors();
     List<IndexManifestEntry> index = dv && snapshot.indexManifest != null
         ? table.manifests().readIndexManifest(snapshot.indexManifest) : List.of();
@@ -135,7 +108,6 @@ public final class TableCompaction {
       if (!filter.test(e)) continue;
       buckets.computeIfAbsent(e.bucketId(), k -> new ArrayList<>()).add(e);
     }
-    ScanPlanner paths = new ScanPlanner(table);
     for (List<ManifestEntry> entries : buckets.values()) {
       ManifestEntry first = entries.get(0);
       Map<String, ManifestEntry> byName = new HashMap<>();
@@ -148,17 +120,14 @@ public final class TableCompaction {
       Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source,
           mode, vectors);
       if (result.isEmpty()) continue;
-      if (vectors != null) {
-        BucketVectorChange change = vectors.change(table, entries);
-        if (change.newEntry != null) plan.newFiles.add(new Path(new Path(table.dir(), "index"), change.newEntry.fileName));
-        plan.vectors.add(change);
-      }
-      Path bucketDir = new Path(table.dir(), paths.bucketPath(first.partition, first.bucket));
-      for (DataFileMeta f : result.get().newFiles()) plan.newFiles.add(new Path(bucketDir, f.fileName));
-      for (DataFileMeta f : result.get().before()) plan.removed.add(byName.get(f.fileName));
+      List<ManifestEntry> before = new ArrayList<>();
+      List<ManifestEntry> after = new ArrayList<>();
+      for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
       for (DataFileMeta f : result.get().after()) {
-        plan.added.add(new ManifestEntry(FileKind.ADD, first.partition, first.bucket, first.totalBuckets, f));
+        after.add(new ManifestEntry(FileKind.ADD, first.partition, first.bucket, first.totalBuckets, f));
       }
+      rewrite.replace(before, after);
+      if (vectors != null) rewrite.vectors(List.of(vectors.change(table, entries)));
     }
   }
 }

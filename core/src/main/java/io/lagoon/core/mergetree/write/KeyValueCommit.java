@@ -1,23 +1,19 @@
 package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.commit.CommitConflictException;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
-import io.lagoon.core.deletionvectors.VectorIndexCommit;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueSource;
-import io.lagoon.core.mergetree.compact.LevelOverlapCheck;
 import io.lagoon.core.mergetree.compact.LevelZeroPromotion;
-import io.lagoon.core.snapshot.CommitKind;
+import io.lagoon.core.operation.RewriteFiles;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.write.PartitionExtractor;
+import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -57,30 +53,56 @@ public final class KeyValueCommit {
       after.addAll(r.compactAfter);
       vectors.addAll(r.vectorChanges);
     }
-    FileStoreCommit commit = new FileStoreCommit(table);
+    RewriteFiles compaction = table.newRewrite().replace(before, after).vectors(vectors);
     if (overwritePartitions != null) {
-      overwrite(table, commit, results, added, before, after, overwritePartitions);
+      overwrite(table, added, compaction, overwritePartitions);
       return;
     }
     try {
-      commit.append(added);
+      table.newAppend().add(added).commit();
     } catch (IOException | RuntimeException e) {
-      deleteWritten(table, results);
+      abandon(table, compaction);
       throw e;
     }
     boolean compacted = false;
-    if (!before.isEmpty() || !after.isEmpty()) {
+    if (!compaction.isEmpty()) {
       try {
-        commit.replace(before, after, CommitKind.COMPACT, vectors.isEmpty() ? null : new VectorIndexCommit(table, vectors),
-            new LevelOverlapCheck(table));
+        compaction.commit();
         compacted = true;
       } catch (CommitConflictException e) {
-        deleteOutputs(table, before, after);
-        deleteIndexFiles(table, vectors);
+        // dropped, its files deleted by the committer; the appended data stays
       }
     }
     if (source != null && !(compacted && replacedAll(before, added))) {
       LevelZeroPromotion.untilVisible(table, source, added);
+    }
+  }
+
+  /** A compaction that will never be committed: its outputs and index files go. */
+  private static void abandon(FileStoreTable table, RewriteFiles compaction) {
+    UncommittedFiles.deleteData(table, compaction.newDataFiles());
+    UncommittedFiles.deleteIndex(table, compaction.newIndexFiles());
+  }
+
+  /**
+   * An overwrite's compaction can only have merged the overwrite's own new files, so the snapshot
+   * takes the compacted set directly; the level-0 files it replaced are deleted afterwards.
+   */
+  private static void overwrite(FileStoreTable table, List<ManifestEntry> added, RewriteFiles compaction,
+                                Predicate<InternalRow> partitions) throws IOException {
+    Set<ManifestEntry.FileId> replaced = new HashSet<>();
+    for (ManifestEntry e : compaction.removed()) replaced.add(e.id());
+    List<ManifestEntry> files = new ArrayList<>();
+    List<ManifestEntry> obsolete = new ArrayList<>();
+    for (ManifestEntry e : added) (replaced.contains(e.id()) ? obsolete : files).add(e);
+    files.addAll(compaction.added());
+    Set<ManifestEntry.FileId> kept = new HashSet<>();
+    for (ManifestEntry e : compaction.added()) kept.add(e.id());
+    obsolete.removeIf(e -> kept.contains(e.id()));
+    try {
+      table.newOverwrite(partitions).add(files).commit();
+    } finally {
+      UncommittedFiles.deleteData(table, obsolete);
     }
   }
 
@@ -90,71 +112,5 @@ public final class KeyValueCommit {
     for (ManifestEntry e : before) replaced.add(e.id());
     for (ManifestEntry e : added) if (!replaced.contains(e.id())) return false;
     return true;
-  }
-
-  /** New deletion-vector index files the tasks wrote (none was committed). */
-  private static void deleteIndexFiles(FileStoreTable table, List<BucketVectorChange> changes) {
-    for (BucketVectorChange c : changes) {
-      if (c.newEntry == null) continue;
-      try {
-        table.io().delete(new Path(new Path(table.dir(), "index"), c.newEntry.fileName), false);
-      } catch (IOException | RuntimeException ignore) {
-        // an unreferenced file at worst
-      }
-    }
-  }
-
-  /**
-   * An overwrite's compaction can only have merged the overwrite's own new files, so the snapshot
-   * takes the compacted set directly; the level-0 files it replaced are deleted afterwards.
-   */
-  private static void overwrite(FileStoreTable table, FileStoreCommit commit, List<KeyValueWriteResult> results,
-                                List<ManifestEntry> added, List<ManifestEntry> before, List<ManifestEntry> after,
-                                Predicate<InternalRow> partitions) throws IOException {
-    Set<ManifestEntry.FileId> replaced = new HashSet<>();
-    for (ManifestEntry e : before) replaced.add(e.id());
-    List<ManifestEntry> files = new ArrayList<>();
-    for (ManifestEntry e : added) if (!replaced.contains(e.id())) files.add(e);
-    files.addAll(after);
-    try {
-      commit.overwrite(files, partitions);
-    } catch (IOException | RuntimeException e) {
-      deleteWritten(table, results);
-      throw e;
-    }
-    Set<ManifestEntry.FileId> kept = new HashSet<>();
-    for (ManifestEntry e : after) kept.add(e.id());
-    List<ManifestEntry> obsolete = new ArrayList<>();
-    for (ManifestEntry e : before) if (!kept.contains(e.id())) obsolete.add(e);
-    delete(table, obsolete);
-  }
-
-  /** Deletes every file the tasks wrote (nothing of it was committed). */
-  public static void deleteWritten(FileStoreTable table, List<KeyValueWriteResult> results) {
-    for (KeyValueWriteResult r : results) {
-      delete(table, r.newFiles);
-      deleteOutputs(table, r.compactBefore, r.compactAfter);
-      deleteIndexFiles(table, r.vectorChanges);
-    }
-  }
-
-  /** Compaction outputs, except files it only moved to another level (those are still live). */
-  private static void deleteOutputs(FileStoreTable table, List<ManifestEntry> before, List<ManifestEntry> after) {
-    Set<ManifestEntry.FileId> kept = new HashSet<>();
-    for (ManifestEntry e : before) kept.add(e.id());
-    List<ManifestEntry> outputs = new ArrayList<>();
-    for (ManifestEntry e : after) if (!kept.contains(e.id())) outputs.add(e);
-    delete(table, outputs);
-  }
-
-  private static void delete(FileStoreTable table, List<ManifestEntry> entries) {
-    PartitionExtractor paths = new PartitionExtractor(table.schema(), table.options().partitionDefaultName());
-    for (ManifestEntry e : entries) {
-      try {
-        table.io().delete(new Path(table.bucketDir(paths.path(e.partition), e.bucket), e.file.fileName), false);
-      } catch (IOException | RuntimeException ignore) {
-        // an unreferenced file at worst
-      }
-    }
   }
 }

@@ -14,6 +14,7 @@ import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
 import io.lagoon.core.mergetree.engine.RecordOrder;
 import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.PaimonType;
 import io.lagoon.core.types.SparkTypes;
@@ -54,6 +55,7 @@ public final class KeyValueTableWriter {
   private final BaseFiles base;
   private final KeyValueSource source;
   private final PartitionExtractor partitions;
+  private final DataFilePaths paths;
   private final int numBuckets;
   private final int[] primaryKeyIndexes;
   private final int[] keyIndexes;
@@ -105,6 +107,7 @@ public final class KeyValueTableWriter {
     this.base = new BaseFiles(table, baseSnapshotId);
     this.source = source;
     this.partitions = new PartitionExtractor(schema, table.options().partitionDefaultName());
+    this.paths = table.paths();
     this.primaryKeyIndexes = indexes(schema.primaryKeys());
     List<String> trimmed = schema.trimmedPrimaryKeys();
     this.keyIndexes = indexes(trimmed);
@@ -186,13 +189,13 @@ public final class KeyValueTableWriter {
     long maxSequence = -1;
     for (ManifestEntry e : base.of(partition.bytes, bucket)) {
       if (e.totalBuckets != numBuckets) {
-        throw new IllegalStateException("Partition " + partitions.path(partition) + " of " + table.fullName()
+        throw new IllegalStateException("Partition " + paths.partitionPath(partition.row) + " of " + table.fullName()
             + " was written with " + e.totalBuckets + " buckets, the table now says 'bucket'='" + numBuckets
             + "'; changing the bucket count needs INSERT OVERWRITE of the partition");
       }
       maxSequence = Math.max(maxSequence, e.file.maxSequenceNumber);
     }
-    BucketWriter w = new BucketWriter(table, table.bucketDir(partitions.path(partition), bucket), maxSequence + 1,
+    BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket), maxSequence + 1,
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()));
     BucketState s = new BucketState(partition, bucket, w);
     buckets.add(s);

@@ -1,6 +1,5 @@
 package io.lagoon.core.mergetree.compact;
 
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.DataFileMeta;
@@ -13,7 +12,6 @@ import io.lagoon.core.mergetree.SortedRunMerger;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
 import io.lagoon.core.scan.LiveFiles;
-import io.lagoon.core.scan.ScanPlanner;
 import io.lagoon.core.schema.SchemaManager;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
@@ -69,7 +67,7 @@ final class KvTestTable {
   }
 
   Path bucketDir(byte[] partition) {
-    return new Path(table.dir(), new ScanPlanner(table).bucketPath(partition, 0));
+    return table.paths().bucketDir(partition, 0);
   }
 
   /** A record of partition p; a null v with a retract kind is a plain delete. */
@@ -94,7 +92,7 @@ final class KvTestTable {
   void append(int p, DataFileMeta... files) throws IOException {
     List<ManifestEntry> entries = new ArrayList<>();
     for (DataFileMeta f : files) entries.add(entry(p, f));
-    new FileStoreCommit(table).append(entries);
+    table.newAppend().add(entries).commit();
   }
 
   Collection<ManifestEntry> live() throws IOException {

@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.core.commit.CommitConflictException;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.CloseableIterator;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.engine.KeyValue;
-import io.lagoon.core.snapshot.CommitKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -68,7 +66,7 @@ class LevelZeroPromotionTest {
             for (ManifestEntry e : t.live()) if (top == null || e.file.level > top.file.level) top = e;
             plain.open(bucketDir, top.file).close(); // registers its records
             DataFileMeta copy = t.write(0, top.file.level, t.source.records(top.file.fileName));
-            new FileStoreCommit(t.table).replace(List.of(top), List.of(t.entry(0, copy)), CommitKind.COMPACT);
+            t.table.newRewrite().replace(List.of(top), List.of(t.entry(0, copy))).commit();
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           } finally {
@@ -166,22 +164,20 @@ class LevelZeroPromotionTest {
     ManifestEntry ea = live.stream().filter(e -> e.file.fileName.equals(a.fileName)).findFirst().orElseThrow();
     ManifestEntry eb = live.stream().filter(e -> e.file.fileName.equals(b.fileName)).findFirst().orElseThrow();
     ManifestEntry ec = live.stream().filter(e -> e.file.fileName.equals(c.fileName)).findFirst().orElseThrow();
-    LevelOverlapCheck check = new LevelOverlapCheck(t.table);
-    FileStoreCommit commit = new FileStoreCommit(t.table);
     // Each moves a different file up to level 3: a then b overlap ([1,5] and [3,9]), c does not.
-    commit.replace(List.of(ea), List.of(t.entry(0, CompactRewriter.withLevel(a, 3))), CommitKind.COMPACT, null, check);
+    t.table.newRewrite().replace(List.of(ea), List.of(t.entry(0, CompactRewriter.withLevel(a, 3)))).commit();
     long id = t.table.snapshots().latest().orElseThrow().id;
 
-    CommitConflictException e = assertThrows(CommitConflictException.class, () -> commit.replace(List.of(eb),
-        List.of(t.entry(0, CompactRewriter.withLevel(b, 3))), CommitKind.COMPACT, null, check));
+    CommitConflictException e = assertThrows(CommitConflictException.class, () -> t.table.newRewrite().replace(List.of(eb),
+        List.of(t.entry(0, CompactRewriter.withLevel(b, 3)))).commit());
     assertTrue(e.getMessage().contains("Level conflict") && e.getMessage().contains("level 3"), e.getMessage());
     assertEquals(id, t.table.snapshots().latest().orElseThrow().id, "nothing committed");
 
-    commit.replace(List.of(ec), List.of(t.entry(0, CompactRewriter.withLevel(c, 3))), CommitKind.COMPACT, null, check);
+    t.table.newRewrite().replace(List.of(ec), List.of(t.entry(0, CompactRewriter.withLevel(c, 3)))).commit();
     // b may go to another level, or replace a on level 3 together with it.
     ManifestEntry a3 = t.live().stream().filter(x -> x.file.fileName.equals(a.fileName)).findFirst().orElseThrow();
-    commit.replace(List.of(a3, eb), List.of(t.entry(0, CompactRewriter.withLevel(a, 3)),
-        t.entry(0, CompactRewriter.withLevel(b, 2))), CommitKind.COMPACT, null, check);
+    t.table.newRewrite().replace(List.of(a3, eb), List.of(t.entry(0, CompactRewriter.withLevel(a, 3)),
+        t.entry(0, CompactRewriter.withLevel(b, 2)))).commit();
     assertEquals(0, levelZero(t).size());
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.core.commit.CommitConflictException;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.CloseableIterator;
@@ -122,7 +121,7 @@ class TableCompactionTest {
                 .findFirst().orElseThrow();
             DataFileMeta copy = t.write(1, 0, t.source.records(file.fileName));
             racingCopies.add(copy.fileName);
-            new FileStoreCommit(t.table).replace(List.of(current), List.of(t.entry(1, copy)), CommitKind.COMPACT);
+            t.table.newRewrite().replace(List.of(current), List.of(t.entry(1, copy))).commit();
             if (keepRacing) triggers.add(copy.fileName);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -166,8 +165,8 @@ class TableCompactionTest {
             // Another compaction moves the separate file to level 1 (same name, new level).
             ManifestEntry current = live(1).stream().filter(e -> e.file.fileName.equals(separate.fileName))
                 .findFirst().orElseThrow();
-            new FileStoreCommit(t.table).replace(List.of(current),
-                List.of(t.entry(1, CompactRewriter.withLevel(separate, 1))), CommitKind.COMPACT);
+            t.table.newRewrite().replace(List.of(current),
+                List.of(t.entry(1, CompactRewriter.withLevel(separate, 1)))).commit();
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }

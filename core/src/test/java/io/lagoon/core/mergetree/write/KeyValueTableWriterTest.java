@@ -75,7 +75,7 @@ class KeyValueTableWriterTest {
   private Map<Integer, List<long[]>> records(FileStoreTable t, List<ManifestEntry> live) {
     Map<Integer, List<long[]>> out = new TreeMap<>();
     for (ManifestEntry e : live) {
-      Path file = new Path(t.bucketDir("", e.bucket), e.file.fileName);
+      Path file = t.paths().dataFile(e);
       List<Row> rows = spark.read().parquet(file.toString()).collectAsList();
       int previous = Integer.MIN_VALUE;
       for (Row r : rows) {

@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.core.commit.CommitConflictException;
-import io.lagoon.core.commit.FileStoreCommit;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.deletionvectors.DeletionVectorIndex;
-import io.lagoon.core.deletionvectors.VectorIndexCommit;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.engine.KeyValue;
-import io.lagoon.core.snapshot.CommitKind;
 import io.lagoon.core.snapshot.Snapshot;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,11 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The commit of a deletion-vector compaction: it swaps the bucket's index file when the bucket is
+ * The commit of a deletion-vector compaction ({@code RewriteFiles} with vector changes): it swaps the bucket's index file when the bucket is
  * as the compaction saw it, and is a conflict (nothing committed) when a concurrent commit moved
  * the bucket's files above level 0 or changed its vectors.
  */
-class VectorIndexCommitTest {
+class RewriteVectorsCommitTest {
   @TempDir java.nio.file.Path tmp;
 
   private KvTestTable table(String name) throws IOException {
@@ -69,8 +66,8 @@ class VectorIndexCommitTest {
     KvTestTable t = table("ok");
     DataFileMeta top = committedTopFile(t);
     Object[] c = compactOnce(t, top, List.of());
-    Snapshot s = new FileStoreCommit(t.table).replace((List<ManifestEntry>) c[0], (List<ManifestEntry>) c[1],
-        CommitKind.COMPACT, new VectorIndexCommit(t.table, List.of((BucketVectorChange) c[2])));
+    Snapshot s = t.table.newRewrite().replace((List<ManifestEntry>) c[0], (List<ManifestEntry>) c[1])
+        .vectors(List.of((BucketVectorChange) c[2])).commit().orElseThrow();
     DeletionVectorIndex index = DeletionVectorIndex.of(t.table, s);
     assertEquals(1, index.size());
     DeletionVectorIndex.Ref ref = index.refOf(top.fileName);
@@ -85,11 +82,11 @@ class VectorIndexCommitTest {
     Object[] c = compactOnce(t, top, List.of());
     // Meanwhile another writer's compaction put a file on level 3.
     DataFileMeta other = t.write(0, 3, t.records(0, 5000, "1+7"));
-    new FileStoreCommit(t.table).replace(List.of(), List.of(t.entry(0, other)), CommitKind.COMPACT);
+    t.table.newRewrite().replace(List.of(), List.of(t.entry(0, other))).commit();
     long before = t.table.snapshots().latestId().orElseThrow();
-    CommitConflictException e = assertThrows(CommitConflictException.class, () -> new FileStoreCommit(t.table)
-        .replace((List<ManifestEntry>) c[0], (List<ManifestEntry>) c[1], CommitKind.COMPACT,
-            new VectorIndexCommit(t.table, List.of((BucketVectorChange) c[2]))));
+    CommitConflictException e = assertThrows(CommitConflictException.class, () -> t.table.newRewrite()
+        .replace((List<ManifestEntry>) c[0], (List<ManifestEntry>) c[1]).vectors(List.of((BucketVectorChange) c[2]))
+        .commit());
     assertTrue(e.getMessage().contains("Deletion-vector conflict"), e.getMessage());
     assertEquals(before, (long) t.table.snapshots().latestId().orElseThrow(), "nothing committed");
   }

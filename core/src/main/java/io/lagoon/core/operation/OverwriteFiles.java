@@ -1,0 +1,67 @@
+package io.lagoon.core.operation;
+
+import io.lagoon.core.commit.CommitBase;
+import io.lagoon.core.commit.PlannedChange;
+import io.lagoon.core.commit.TableOperation;
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.deletionvectors.DeletionVectorMaintainer;
+import io.lagoon.core.manifest.FileKind;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.snapshot.CommitKind;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * Replaces every live file of the partitions a predicate selects with new files
+ * ({@link CommitKind#OVERWRITE}: INSERT OVERWRITE, TRUNCATE): the files to remove are whatever is
+ * live there in the snapshot the attempt commits on, and their deletion vectors go with them.
+ */
+public final class OverwriteFiles implements TableOperation {
+  private final FileStoreTable table;
+  private final Predicate<InternalRow> partitions;
+  private final List<ManifestEntry> added = new ArrayList<>();
+
+  /** @param partitions tests a partition row (partition columns in order) */
+  public OverwriteFiles(FileStoreTable table, Predicate<InternalRow> partitions) {
+    this.table = table;
+    this.partitions = partitions;
+  }
+
+  public OverwriteFiles add(List<ManifestEntry> files) {
+    added.addAll(files);
+    return this;
+  }
+
+  public Snapshot commit() throws IOException {
+    return table.committer().commit(this).orElseThrow();
+  }
+
+  @Override
+  public CommitKind kind() {
+    return CommitKind.OVERWRITE;
+  }
+
+  @Override
+  public PlannedChange plan(CommitBase base, List<Path> written) throws IOException {
+    List<PaimonType> partTypes = table.schema().partitionTypes();
+    Predicate<byte[]> replaced = p -> partitions.test(BinaryRows.deserialize(p, partTypes));
+    List<ManifestEntry> entries = new ArrayList<>();
+    for (ManifestEntry e : base.live()) if (replaced.test(e.partition)) entries.add(e.withKind(FileKind.DELETE));
+    entries.addAll(added);
+    DeletionVectorMaintainer vectors = new DeletionVectorMaintainer(base, written);
+    vectors.dropPartitions(replaced);
+    return PlannedChange.of(entries, vectors.indexManifest());
+  }
+
+  @Override
+  public List<ManifestEntry> newDataFiles() {
+    return added;
+  }
+}
