@@ -3,6 +3,7 @@ package io.lagoon.core.deletionvectors;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -92,7 +93,7 @@ public final class DeletionVectorIndex implements Serializable {
 
     public Loader(FileIO io, Path tableDir, String tableName) {
       this.io = io;
-      this.indexDir = io.lagoon.core.table.DataFilePaths.indexDir(tableDir);
+      this.indexDir = DataFilePaths.indexDir(tableDir);
       this.tableName = tableName;
     }
 
