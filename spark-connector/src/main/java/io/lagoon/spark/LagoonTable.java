@@ -17,7 +17,15 @@ import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
-import org.apache.spark.sql.connector.catalog.TruncatableTable;
+import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
+import org.apache.spark.sql.sources.Filter;
+import io.lagoon.spark.write.DeletePartitions;
+import io.lagoon.spark.write.PkDeltaOperation;
+import java.util.Arrays;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -27,7 +35,8 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** A Lagoon table as Spark sees it: schema, partitioning, properties, and its scans and writes. */
-public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTable, SupportsMetadataColumns {
+public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsRowLevelOperations,
+    SupportsMetadataColumns {
   private final FileStoreTable table;
 
   public LagoonTable(FileStoreTable table) {
@@ -99,6 +108,44 @@ public class LagoonTable implements SupportsRead, SupportsWrite, TruncatableTabl
     if (table.hasPrimaryKey()) {
       throw new UnsupportedOperationException("Table " + table.fullName() + " is a primary-key table; this Lagoon "
           + "version cannot " + what + " primary-key tables yet (they need merge-on-read)");
+    }
+  }
+
+  /**
+   * DELETE, UPDATE and MERGE: a delta write keyed by the primary key on primary-key tables (see
+   * {@link PkDeltaOperation}).
+   */
+  @Override
+  public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    if (table.hasPrimaryKey()) {
+      PkDeltaOperation op = new PkDeltaOperation(table, info.command());
+      return () -> op;
+    }
+    throw new UnsupportedOperationException(info.command() + " on append table " + table.fullName()
+        + " is not supported by this Lagoon version yet");
+  }
+
+  /**
+   * A DELETE whose condition is on partition columns only removes whole partitions in metadata,
+   * reading no data; Spark asks here first and runs a row-level DELETE otherwise.
+   */
+  @Override
+  public boolean canDeleteWhere(Predicate[] predicates) {
+    return DeletePartitions.filters(table, predicates) != null;
+  }
+
+  @Override
+  public void deleteWhere(Predicate[] predicates) {
+    Filter[] filters = DeletePartitions.filters(table, predicates);
+    if (filters == null) {
+      throw new IllegalArgumentException("DELETE on " + table.fullName() + " by " + Arrays.toString(predicates)
+          + " does not select whole partitions");
+    }
+    if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+    try {
+      table.newOverwrite(DeletePartitions.matcher(table, filters)).skipWhenNothingReplaced().commit();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot delete from " + table.fullName() + ": " + e.getMessage(), e);
     }
   }
 

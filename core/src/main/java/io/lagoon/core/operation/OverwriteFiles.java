@@ -14,6 +14,7 @@ import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -27,6 +28,7 @@ public final class OverwriteFiles implements TableOperation {
   private final FileStoreTable table;
   private final Predicate<InternalRow> partitions;
   private final List<ManifestEntry> added = new ArrayList<>();
+  private boolean skipWhenNothingReplaced;
 
   /** @param partitions tests a partition row (partition columns in order) */
   public OverwriteFiles(FileStoreTable table, Predicate<InternalRow> partitions) {
@@ -39,8 +41,15 @@ public final class OverwriteFiles implements TableOperation {
     return this;
   }
 
-  public Snapshot commit() throws IOException {
-    return table.committer().commit(this).orElseThrow();
+  /** A DELETE of whole partitions: when nothing is live there and nothing is added, commit nothing. */
+  public OverwriteFiles skipWhenNothingReplaced() {
+    skipWhenNothingReplaced = true;
+    return this;
+  }
+
+  /** @return the new snapshot; empty only with {@link #skipWhenNothingReplaced} */
+  public Optional<Snapshot> commit() throws IOException {
+    return table.committer().commit(this);
   }
 
   @Override
@@ -54,6 +63,7 @@ public final class OverwriteFiles implements TableOperation {
     Predicate<byte[]> replaced = p -> partitions.test(BinaryRows.deserialize(p, partTypes));
     List<ManifestEntry> entries = new ArrayList<>();
     for (ManifestEntry e : base.live()) if (replaced.test(e.partition)) entries.add(e.withKind(FileKind.DELETE));
+    if (skipWhenNothingReplaced && entries.isEmpty() && added.isEmpty()) return PlannedChange.nothing();
     entries.addAll(added);
     DeletionVectorMaintainer vectors = new DeletionVectorMaintainer(base, written);
     vectors.dropPartitions(replaced);

@@ -25,13 +25,13 @@ import org.apache.spark.sql.sources.Filter;
  * Driver side of a primary-key table write: hands out key-value writers that all start from the
  * same snapshot, then commits every task's files (and compactions) together.
  */
-final class PkBatchWrite implements BatchWrite {
-  private final FileStoreTable table;
+class PkBatchWrite implements BatchWrite {
+  final FileStoreTable table;
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
   private final long baseSnapshotId;
   /** Reads the table's files for compaction, in the tasks and again at commit; null if the write does not compact. */
-  private KeyValueSource source;
+  KeyValueSource source;
 
   PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
     this.table = table;
@@ -50,12 +50,16 @@ final class PkBatchWrite implements BatchWrite {
    */
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new PkWriterFactory(table, prepare(), source);
+  }
+
+  /** Builds the compaction source (kept for the commit) and returns the snapshot the writers start from. */
+  long prepare() {
     boolean compact = !table.options().writeOnly() && (mode == LagoonWriteBuilder.OverwriteMode.NONE
         || LevelZeroVisibility.hidden(table.schema()));
     source = compact ? KeyValueFileReader.buildForCompaction(SparkSession.active(), table) : null;
     // An overwrite starts its buckets afresh (it may also change the bucket count).
-    long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
-    return new PkWriterFactory(table, base, source);
+    return mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
   }
 
   @Override

@@ -26,8 +26,8 @@ import org.apache.spark.sql.sources.Filter;
  * task gets its rows in key order. The bucket is left out of the sort: Spark would evaluate the
  * hash for both rows of every comparison; the writer routes rows to their buckets instead.
  */
-final class PkWrite implements Write, RequiresDistributionAndOrdering {
-  private final FileStoreTable table;
+class PkWrite implements Write, RequiresDistributionAndOrdering {
+  final FileStoreTable table;
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
 

@@ -20,6 +20,11 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * merge function (keeping removals, as older files may still hold the key), so each file holds
  * unique keys in ascending order. Input that is not sorted by key still lands correctly: a key
  * smaller than the last one starts a new file, that is a new sorted run.
+ *
+ * <p>For a row-level statement ({@code retractionsFirst}) every retraction it writes is older than
+ * every record it adds, whatever task or order they come in: retractions all take the bucket's
+ * first sequence number and additions the ones after it. An UPDATE that moves row A to key 2 and
+ * row B away from key 2 sends "-D 2" and "+I 2" from different tasks; the addition must win.
  */
 final class BucketWriter {
   private static final int SIZE_CHECK_INTERVAL = 1000;
@@ -36,13 +41,16 @@ final class BucketWriter {
   private KeyValueFileWriter file;
   private InternalRow lastWrittenKey;
   private long nextSequence;
+  /** Row-level statements: the sequence number of every retraction, below all additions; else -1. */
+  private final long retractionSequence;
   private long rowsSinceSizeCheck;
 
   BucketWriter(FileStoreTable table, Path dir, long firstSequence, KeyComparator keys, RecordOrder order,
-               MergeFunction merge) {
+               MergeFunction merge, boolean retractionsFirst) {
     this.table = table;
     this.dir = dir;
-    this.nextSequence = firstSequence;
+    this.retractionSequence = retractionsFirst ? firstSequence : -1;
+    this.nextSequence = retractionsFirst ? firstSequence + 1 : firstSequence;
     this.keys = keys;
     this.order = order;
     this.merge = merge;
@@ -53,7 +61,8 @@ final class BucketWriter {
   /** Adds a record; key and value must not change afterwards (the caller passes copies). */
   void write(InternalRow key, byte kind, InternalRow value) throws IOException {
     if (ignoreDelete && !KeyValue.isAdd(kind)) return; // 'ignore-delete': retractions never land
-    KeyValue kv = new KeyValue(key, nextSequence++, kind, value);
+    long sequence = retractionSequence >= 0 && !KeyValue.isAdd(kind) ? retractionSequence : nextSequence++;
+    KeyValue kv = new KeyValue(key, sequence, kind, value);
     if (!group.isEmpty() && keys.compare(key, group.get(0).key()) == 0) {
       group.add(kv);
       return;
@@ -68,7 +77,7 @@ final class BucketWriter {
     if (group.size() == 1) {
       out = group.get(0); // as Paimon: a key's only record is stored unmerged
     } else {
-      if (order.hasSequenceFields()) order.sort(group);
+      if (order.hasSequenceFields() || retractionSequence >= 0) order.sort(group);
       merge.reset();
       for (KeyValue kv : group) merge.add(kv);
       out = merge.storedResult();

@@ -70,6 +70,8 @@ public final class KeyValueTableWriter {
   private final List<BucketState> buckets = new ArrayList<>();
   private PartitionKey currentPartition;
   private BucketState[] currentBuckets;
+  /** Row-level statement: its retractions are ordered before its additions (see {@link BucketWriter}). */
+  private final boolean retractionsFirst;
   /** Buckets with an open file, oldest first: beyond {@link #MAX_OPEN_FILES} the oldest closes its file. */
   private final ArrayDeque<BucketState> open = new ArrayDeque<>();
 
@@ -94,7 +96,17 @@ public final class KeyValueTableWriter {
    * @param source reads existing files for write-triggered compaction; null disables compaction
    */
   public KeyValueTableWriter(FileStoreTable table, long baseSnapshotId, KeyValueSource source) {
+    this(table, baseSnapshotId, source, false);
+  }
+
+  /**
+   * @param retractionsFirst a row-level statement (DELETE, UPDATE, MERGE): each of its retractions
+   *     is older than each of its additions, in whatever task or order they are written
+   */
+  public KeyValueTableWriter(FileStoreTable table, long baseSnapshotId, KeyValueSource source,
+                             boolean retractionsFirst) {
     this.table = table;
+    this.retractionsFirst = retractionsFirst;
     this.schema = table.schema();
     if (schema.primaryKeys().isEmpty()) {
       throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key");
@@ -141,15 +153,24 @@ public final class KeyValueTableWriter {
   /** Writes a full table row; its kind comes from the {@code rowkind.field} column, else {@code +I}. */
   public void write(InternalRow row) throws IOException {
     InternalRow value = row.copy(); // held until the next key: input rows are reused
+    byte kind = rowKindIndex < 0 ? KeyValue.INSERT
+        : RowKinds.parse(value.isNullAt(rowKindIndex) ? null : value.getUTF8String(rowKindIndex).toString(),
+            schema.fields().get(rowKindIndex).name(), table.fullName());
+    write(value, kind);
+  }
+
+  /**
+   * Writes a full table row of a given kind ({@link KeyValue#INSERT}, {@link KeyValue#UPDATE_AFTER},
+   * {@link KeyValue#DELETE}); a retraction needs only its key columns. The row must not change
+   * afterwards (pass a copy).
+   */
+  public void write(InternalRow value, byte kind) throws IOException {
     for (int i : primaryKeyIndexes) {
       if (value.isNullAt(i)) {
         throw new IllegalArgumentException("Primary key column '" + schema.fields().get(i).name() + "' of "
             + table.fullName() + " is null; every primary-key column needs a value");
       }
     }
-    byte kind = rowKindIndex < 0 ? KeyValue.INSERT
-        : RowKinds.parse(value.isNullAt(rowKindIndex) ? null : value.getUTF8String(rowKindIndex).toString(),
-            schema.fields().get(rowKindIndex).name(), table.fullName());
     int bucket = BucketFunction.bucket(bucketKeys.hash(value), numBuckets);
     PartitionKey partition = partitions.partitionOf(value);
     if (currentPartition == null || !currentPartition.equals(partition)) {
@@ -196,7 +217,8 @@ public final class KeyValueTableWriter {
       maxSequence = Math.max(maxSequence, e.file.maxSequenceNumber);
     }
     BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket), maxSequence + 1,
-        keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()));
+        keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()),
+        retractionsFirst);
     BucketState s = new BucketState(partition, bucket, w);
     buckets.add(s);
     return s;

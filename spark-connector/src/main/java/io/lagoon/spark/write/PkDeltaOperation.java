@@ -1,0 +1,81 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.catalog.PrimaryKeyTableRules;
+import io.lagoon.core.mergetree.engine.MergeOptions;
+import io.lagoon.core.mergetree.engine.RowLevelRules;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.SparkTypes;
+import io.lagoon.spark.read.LagoonScanBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.DeltaWrite;
+import org.apache.spark.sql.connector.write.DeltaWriteBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsDelta;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * DELETE, UPDATE and MERGE on a primary-key table as a delta write keyed by the primary key:
+ * deleted rows become retractions of their key, updated rows new versions ({@code +U}), inserted
+ * rows additions; the merge engine applies them as any write. The row id carries the
+ * {@code sequence.field} columns too, so that a retraction is ordered like the row it removes.
+ * What the table's merge engine cannot apply is refused before anything runs.
+ */
+public final class PkDeltaOperation implements SupportsDelta {
+  private final FileStoreTable table;
+  private final Command command;
+
+  public PkDeltaOperation(FileStoreTable table, Command command) {
+    PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+    if (command == Command.DELETE) RowLevelRules.requireDeletes(table.fullName(), table.schema(), "DELETE");
+    else RowLevelRules.requireUpdates(table.fullName(), table.schema(), command.name());
+    this.table = table;
+    this.command = command;
+  }
+
+  @Override
+  public Command command() {
+    return command;
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields()));
+  }
+
+  @Override
+  public NamedReference[] rowId() {
+    List<String> names = rowIdColumns(table);
+    NamedReference[] out = new NamedReference[names.size()];
+    for (int i = 0; i < out.length; i++) out[i] = Expressions.column(names.get(i));
+    return out;
+  }
+
+  /** The primary key, then the {@code sequence.field} columns that are not part of it. */
+  static List<String> rowIdColumns(FileStoreTable table) {
+    List<String> out = new ArrayList<>(table.schema().primaryKeys());
+    String seq = new MergeOptions(table.schema().options()).get(MergeOptions.SEQUENCE_FIELD);
+    if (seq != null) {
+      for (String f : seq.split(",")) if (!out.contains(f.trim())) out.add(f.trim());
+    }
+    return out;
+  }
+
+  @Override
+  public boolean representUpdateAsDeleteAndInsert() {
+    return false;
+  }
+
+  @Override
+  public DeltaWriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    return new DeltaWriteBuilder() {
+      @Override
+      public DeltaWrite build() {
+        return new PkDeltaWrite(table, command);
+      }
+    };
+  }
+}
