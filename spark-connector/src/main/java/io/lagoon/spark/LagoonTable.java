@@ -24,7 +24,10 @@ import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
 import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.sources.Filter;
 import io.lagoon.spark.write.DeletePartitions;
+import io.lagoon.spark.write.AppendDeltaOperation;
+import io.lagoon.spark.write.CopyOnWriteOperation;
 import io.lagoon.spark.write.PkDeltaOperation;
+import org.apache.spark.sql.connector.write.RowLevelOperation;
 import java.util.Arrays;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -112,17 +115,17 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   }
 
   /**
-   * DELETE, UPDATE and MERGE: a delta write keyed by the primary key on primary-key tables (see
-   * {@link PkDeltaOperation}).
+   * DELETE, UPDATE and MERGE: a delta write keyed by the primary key on primary-key tables
+   * ({@link PkDeltaOperation}), by row position through deletion vectors on append tables that
+   * keep them ({@link AppendDeltaOperation}), copy-on-write of the files holding matches on other
+   * append tables ({@link CopyOnWriteOperation}).
    */
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
-    if (table.hasPrimaryKey()) {
-      PkDeltaOperation op = new PkDeltaOperation(table, info.command());
-      return () -> op;
-    }
-    throw new UnsupportedOperationException(info.command() + " on append table " + table.fullName()
-        + " is not supported by this Lagoon version yet");
+    RowLevelOperation op = table.hasPrimaryKey() ? new PkDeltaOperation(table, info.command())
+        : table.options().deletionVectors() ? new AppendDeltaOperation(table, info.command())
+        : new CopyOnWriteOperation(table, info.command());
+    return () -> op;
   }
 
   /**

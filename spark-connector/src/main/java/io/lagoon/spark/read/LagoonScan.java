@@ -42,6 +42,13 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   private ScanPlan plan;
   private DeletionVectorIndex vectors = DeletionVectorIndex.empty();
   private PkPartitions pkPartitions;
+  /**
+   * A copy-on-write rewrite reads whole files: filters only prune files (never row groups or
+   * rows), and at run time only the files Spark found matches in are kept ({@link #keepFiles}).
+   */
+  private final boolean wholeFileRewrite;
+  /** Paths of the files to read, set by a runtime filter; null for all planned files. */
+  private java.util.Set<String> keptFiles;
 
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
     this(table, tableSchema, required, List.of(), filters, limit);
@@ -50,6 +57,12 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   /** @param metadata metadata columns returned after the table's ({@link MetadataColumns}) */
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<String> metadata,
                     List<Filter> filters, Integer limit) {
+    this(table, tableSchema, required, metadata, filters, limit, false);
+  }
+
+  LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<String> metadata,
+             List<Filter> filters, Integer limit, boolean wholeFileRewrite) {
+    this.wholeFileRewrite = wholeFileRewrite;
     this.metadata = List.copyOf(metadata);
     this.table = table;
     this.tableSchema = tableSchema;
@@ -135,6 +148,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     for (DataSplit split : p.splits) {
       for (DataFileMeta f : split.files) {
         String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
+        if (keptFiles != null && !keptFiles.contains(path)) continue;
         for (long start = 0; start < f.fileSize; start += maxBytes) {
           ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
               vectors.refOf(f.fileName)));
@@ -168,13 +182,40 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     // Each reader below broadcasts the configuration per format: build only those the scan uses.
     boolean rawFiles = !merging || pkPartitions().sectionsRaw > 0;
     // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
-    DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
+    DataFileReader reader = DataFileReader.build(spark, tableSchema, required, wholeFileRewrite ? List.of() : filters,
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
         rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty() || metadata.contains(MetadataColumns.POS),
         metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS), wholeFilesOnly());
     MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
     return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
         : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
+  }
+
+  /** Keeps only the files with these paths (a runtime filter of a copy-on-write rewrite). */
+  synchronized void keepFiles(java.util.Set<String> paths) {
+    if (table.hasPrimaryKey()) throw new IllegalStateException("Primary-key tables are not rewritten by file");
+    keptFiles = paths;
+    partitions = null;
+  }
+
+  /** The live entries of the files this scan reads (after any runtime filter), as of its snapshot. */
+  public synchronized List<io.lagoon.core.manifest.ManifestEntry> filesRead() {
+    List<io.lagoon.core.manifest.ManifestEntry> out = new ArrayList<>();
+    ScanPlan p = plan();
+    for (DataSplit split : p.splits) {
+      for (DataFileMeta f : split.files) {
+        String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
+        if (keptFiles != null && !keptFiles.contains(path)) continue;
+        out.add(new io.lagoon.core.manifest.ManifestEntry(io.lagoon.core.manifest.FileKind.ADD, split.partition,
+            split.bucket, table.options().bucket() > 0 ? table.options().bucket() : -1, f));
+      }
+    }
+    return out;
+  }
+
+  /** The snapshot the scan reads, or empty for a table without snapshots. */
+  public Optional<Snapshot> snapshot() {
+    return Optional.ofNullable(plan().snapshot);
   }
 
   @Override

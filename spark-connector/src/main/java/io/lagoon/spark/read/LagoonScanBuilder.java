@@ -89,4 +89,47 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
   public Scan build() {
     return new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
   }
+
+  /**
+   * The scan of a copy-on-write rewrite: whole files (filters prune files only), limited at run
+   * time to the files that hold matches; {@code built} receives it, as the write needs to know
+   * which files it replaces.
+   */
+  public ScanBuilder forRewrite(java.util.function.Consumer<RewriteScan> built) {
+    LagoonScanBuilder self = this;
+    return new RewriteBuilder(self, built);
+  }
+
+  private static final class RewriteBuilder implements ScanBuilder, SupportsPushDownFilters,
+      SupportsPushDownRequiredColumns {
+    private final LagoonScanBuilder b;
+    private final java.util.function.Consumer<RewriteScan> built;
+
+    RewriteBuilder(LagoonScanBuilder b, java.util.function.Consumer<RewriteScan> built) {
+      this.b = b;
+      this.built = built;
+    }
+
+    @Override
+    public Filter[] pushFilters(Filter[] filters) {
+      return b.pushFilters(filters);
+    }
+
+    @Override
+    public Filter[] pushedFilters() {
+      return b.pushedFilters();
+    }
+
+    @Override
+    public void pruneColumns(StructType requiredSchema) {
+      b.pruneColumns(requiredSchema);
+    }
+
+    @Override
+    public Scan build() {
+      RewriteScan scan = new RewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed));
+      built.accept(scan);
+      return scan;
+    }
+  }
 }

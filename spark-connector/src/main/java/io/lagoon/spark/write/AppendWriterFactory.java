@@ -1,28 +1,51 @@
 package io.lagoon.spark.write;
 
+import io.lagoon.core.mergetree.ProjectedRow;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.SparkTypes;
 import io.lagoon.core.write.AppendTableWriter;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.DataType;
 
 /** Creates the per-task writers of an append table. */
 public class AppendWriterFactory implements DataWriterFactory {
   private final FileStoreTable table;
+  /** Whether rows carry metadata columns after the table's (a rewrite's input does, in Spark 3.5). */
+  private final boolean trailingMetadata;
 
   AppendWriterFactory(FileStoreTable table) {
+    this(table, false);
+  }
+
+  AppendWriterFactory(FileStoreTable table, boolean trailingMetadata) {
     this.table = table;
+    this.trailingMetadata = trailingMetadata;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
     AppendTableWriter writer = new AppendTableWriter(table);
+    int arity = table.schema().fields().size();
+    int[] columns = new int[arity];
+    DataType[] types = new DataType[arity];
+    for (int i = 0; i < arity; i++) {
+      columns[i] = i;
+      types[i] = SparkTypes.toSpark(table.schema().fields().get(i).type());
+    }
+    ProjectedRow tableColumns = trailingMetadata ? new ProjectedRow(columns, types) : null;
     return new DataWriter<InternalRow>() {
       @Override
       public void write(InternalRow row) throws IOException {
-        writer.write(row);
+        if (tableColumns == null || row.numFields() == arity) {
+          writer.write(row);
+        } else {
+          tableColumns.replace(row);
+          writer.write(tableColumns);
+        }
       }
 
       @Override

@@ -1,0 +1,73 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.UncommittedFiles;
+import io.lagoon.spark.read.RewriteScan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/**
+ * The write of a copy-on-write rewrite: the rows that stay are written like an INSERT's, and the
+ * commit is one row delta that removes the files the rewrite scan read and adds the new ones.
+ */
+final class CopyOnWriteWrite extends LagoonWrite {
+  private final FileStoreTable table;
+  private final Supplier<RewriteScan> scan;
+
+  CopyOnWriteWrite(FileStoreTable table, LogicalWriteInfo info, Supplier<RewriteScan> scan) {
+    super(table, info, LagoonWriteBuilder.OverwriteMode.NONE, new org.apache.spark.sql.sources.Filter[0]);
+    this.table = table;
+    this.scan = scan;
+  }
+
+  @Override
+  public String description() {
+    return "LagoonCopyOnWrite " + table.fullName();
+  }
+
+  @Override
+  public BatchWrite toBatch() {
+    return new BatchWrite() {
+      @Override
+      public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+        return new AppendWriterFactory(table, true);
+      }
+
+      @Override
+      public void commit(WriterCommitMessage[] messages) {
+        List<ManifestEntry> added = collect(messages);
+        try {
+          table.newRowDelta().removeFiles(scan.get().filesRead()).addFiles(added).commit();
+        } catch (IOException e) {
+          UncommittedFiles.deleteUnreferenced(table, added);
+          throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+          UncommittedFiles.deleteUnreferenced(table, added);
+          throw e;
+        }
+      }
+
+      @Override
+      public void abort(WriterCommitMessage[] messages) {
+        UncommittedFiles.deleteData(table, collect(messages));
+      }
+    };
+  }
+
+  private static List<ManifestEntry> collect(WriterCommitMessage[] messages) {
+    List<ManifestEntry> out = new ArrayList<>();
+    for (WriterCommitMessage m : messages) {
+      if (m instanceof LagoonCommitMessage) out.addAll(((LagoonCommitMessage) m).files());
+    }
+    return out;
+  }
+}
