@@ -21,7 +21,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * DELETE, UPDATE and MERGE on a primary-key table as a delta write keyed by the primary key:
  * deleted rows become retractions of their key, updated rows new versions ({@code +U}), inserted
  * rows additions; the merge engine applies them as any write. The row id carries the
- * {@code sequence.field} columns too, so that a retraction is ordered like the row it removes.
+ * {@code sequence.field} columns too, so that a retraction is ordered like the row it removes
+ * (Spark wants row id columns NOT NULL: with a nullable sequence field, retractions are refused).
  * What the table's merge engine cannot apply is refused before anything runs.
  */
 public final class PkDeltaOperation implements SupportsDelta {
@@ -30,8 +31,12 @@ public final class PkDeltaOperation implements SupportsDelta {
 
   public PkDeltaOperation(FileStoreTable table, Command command) {
     PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
-    if (command == Command.DELETE) RowLevelRules.requireDeletes(table.fullName(), table.schema(), "DELETE");
-    else RowLevelRules.requireUpdates(table.fullName(), table.schema(), command.name());
+    if (command == Command.DELETE) {
+      RowLevelRules.requireDeletes(table.fullName(), table.schema(), "DELETE");
+      requireRetractableSequence(table, "DELETE");
+    } else {
+      RowLevelRules.requireUpdates(table.fullName(), table.schema(), command.name());
+    }
     this.table = table;
     this.command = command;
   }
@@ -54,14 +59,35 @@ public final class PkDeltaOperation implements SupportsDelta {
     return out;
   }
 
-  /** The primary key, then the {@code sequence.field} columns that are not part of it. */
+  /** The primary key, then the NOT NULL {@code sequence.field} columns that are not part of it. */
   static List<String> rowIdColumns(FileStoreTable table) {
     List<String> out = new ArrayList<>(table.schema().primaryKeys());
-    String seq = new MergeOptions(table.schema().options()).get(MergeOptions.SEQUENCE_FIELD);
-    if (seq != null) {
-      for (String f : seq.split(",")) if (!out.contains(f.trim())) out.add(f.trim());
+    for (String f : sequenceFields(table)) {
+      if (!out.contains(f) && !table.schema().field(f).type().nullable()) out.add(f);
     }
     return out;
+  }
+
+  private static List<String> sequenceFields(FileStoreTable table) {
+    String seq = new MergeOptions(table.schema().options()).get(MergeOptions.SEQUENCE_FIELD);
+    List<String> out = new ArrayList<>();
+    if (seq != null) for (String f : seq.split(",")) out.add(f.trim());
+    return out;
+  }
+
+  /**
+   * A retraction must carry the sequence-field values of the row it removes, or the merge would
+   * order it before that row; only NOT NULL sequence fields can travel in the row id.
+   */
+  static void requireRetractableSequence(FileStoreTable table, String statement) {
+    List<String> ids = rowIdColumns(table);
+    for (String f : sequenceFields(table)) {
+      if (!ids.contains(f)) {
+        throw new UnsupportedOperationException(statement + " is not supported on " + table.fullName()
+            + ": its 'sequence.field' column '" + f + "' is nullable, and a deletion must carry the value of the row "
+            + "it removes; declare '" + f + "' NOT NULL");
+      }
+    }
   }
 
   @Override

@@ -65,9 +65,25 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
       }
     }
 
+    /**
+     * A DELETE was checked when it was planned; an UPDATE or MERGE deletes a row when it moves the
+     * row to another key (Spark sends such an update as a delete and an insert) or by a DELETE
+     * clause, which only engines that take deletions allow.
+     */
     @Override
     public void delete(InternalRow metadata, InternalRow id) throws IOException {
+      if (!statement.equals("DELETE")) requireRetractions();
       writer.write(retraction(id), KeyValue.DELETE);
+    }
+
+    private void requireRetractions() {
+      String what = statement.equals("UPDATE") ? "UPDATE that changes the primary key" : statement + " that deletes rows";
+      RowLevelRules.requireDeletes(table.fullName(), schema, what);
+      PkDeltaOperation.requireRetractableSequence(table, what);
+      if (statement.equals("UPDATE") && sequenceField) {
+        throw new UnsupportedOperationException(what + " is not supported on " + table.fullName() + ": its "
+            + "'sequence.field' orders the retraction of the old key against other rows by value, not by the statement");
+      }
     }
 
     @Override
@@ -78,12 +94,7 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
         return;
       }
       // The row moves to another key: the old key goes, the new one comes.
-      RowLevelRules.requireDeletes(table.fullName(), schema, statement + " that changes the primary key");
-      if (sequenceField) {
-        throw new UnsupportedOperationException(statement + " that changes the primary key is not supported on "
-            + table.fullName() + ": its 'sequence.field' orders the retraction of the old key against other rows by "
-            + "value, not by the statement");
-      }
+      requireRetractions();
       writer.write(retraction(id), KeyValue.DELETE);
       writer.write(version, KeyValue.INSERT);
     }
