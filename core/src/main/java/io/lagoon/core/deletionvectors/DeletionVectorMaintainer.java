@@ -66,6 +66,14 @@ public final class DeletionVectorMaintainer {
    * @throws IllegalArgumentException when a position lies outside its file
    */
   public void deletePositions(Map<String, long[]> positions) throws IOException {
+    deletePositions(positions, false);
+  }
+
+  /**
+   * @param exclusive the statement replaces the rows it deletes (UPDATE, MERGE): a row another
+   *     commit deleted meanwhile is a conflict, as both would then have written its new version
+   */
+  public void deletePositions(Map<String, long[]> positions, boolean exclusive) throws IOException {
     if (positions.isEmpty()) return;
     Map<String, ManifestEntry> live = new HashMap<>();
     for (ManifestEntry e : base.live()) live.put(e.file.fileName, e);
@@ -102,7 +110,13 @@ public final class DeletionVectorMaintainer {
       }
       for (Map.Entry<String, long[]> f : b.getValue().entrySet()) {
         DeletionVector dv = bucket.computeIfAbsent(f.getKey(), k -> DeletionVector.empty(bitmap64));
-        for (long pos : f.getValue()) dv.delete(pos);
+        for (long pos : f.getValue()) {
+          if (exclusive && dv.isDeleted(pos)) {
+            throw new CommitConflictException("Row conflict on " + table.fullName() + ": row " + pos + " of data file "
+                + f.getKey() + " was deleted or updated by a concurrent commit; the statement must be run again");
+          }
+          dv.delete(pos);
+        }
       }
       ManifestEntry any = anyOf.get(b.getKey());
       List<IndexManifestEntry> entries = new ArrayList<>();

@@ -34,6 +34,9 @@ public final class RowDelta implements TableOperation {
   private final List<ManifestEntry> removed = new ArrayList<>();
   private final List<ManifestEntry> read = new ArrayList<>();
   private final Map<String, long[]> positions = new LinkedHashMap<>();
+  private boolean exclusiveDeletes;
+  /** Primary-key tables: the snapshot the statement read, after which no other commit may write its keys; -1 for none. */
+  private long keysReadAt = -1;
 
   public RowDelta(FileStoreTable table) {
     this.table = table;
@@ -85,6 +88,25 @@ public final class RowDelta implements TableOperation {
     return this;
   }
 
+  /**
+   * The statement writes new versions of the rows it deletes (UPDATE, MERGE): if another commit
+   * deleted one of them meanwhile, both versions would survive, so that is a conflict.
+   */
+  public RowDelta exclusiveDeletes() {
+    exclusiveDeletes = true;
+    return this;
+  }
+
+  /**
+   * A primary-key table's statement read its rows at {@code snapshotId}: a commit after it that
+   * wrote records which may have the same keys as the added files (their key ranges overlap in a
+   * bucket) makes this one a conflict, since it decided on values that were changed meanwhile.
+   */
+  public RowDelta validateNoConcurrentKeys(long snapshotId) {
+    keysReadAt = snapshotId;
+    return this;
+  }
+
   public boolean isEmpty() {
     return added.isEmpty() && removed.isEmpty() && positions.isEmpty();
   }
@@ -104,6 +126,7 @@ public final class RowDelta implements TableOperation {
     if (isEmpty()) return PlannedChange.nothing();
     LiveFileCheck.check(table, removed, base.live(), "deletion");
     LiveFileCheck.check(table, read, base.live(), "read");
+    if (keysReadAt >= 0) ConcurrentKeys.check(table, keysReadAt, base, added);
     List<ManifestEntry> entries = new ArrayList<>();
     Set<String> removedNames = new HashSet<>();
     for (ManifestEntry e : removed) {
@@ -113,7 +136,7 @@ public final class RowDelta implements TableOperation {
     entries.addAll(added);
     DeletionVectorMaintainer vectors = new DeletionVectorMaintainer(base, written);
     vectors.dropFiles(removedNames);
-    vectors.deletePositions(positions);
+    vectors.deletePositions(positions, exclusiveDeletes);
     return PlannedChange.of(entries, vectors.indexManifest());
   }
 

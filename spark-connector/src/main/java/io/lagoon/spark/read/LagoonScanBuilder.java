@@ -25,6 +25,7 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
   private List<String> metadata = List.of();
   private Filter[] pushed = new Filter[0];
   private Integer limit;
+  private java.util.function.Consumer<LagoonScan> onBuild = s -> { };
 
   public LagoonScanBuilder(FileStoreTable table, StructType tableSchema) {
     this.table = table;
@@ -87,7 +88,15 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
 
   @Override
   public Scan build() {
-    return new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    LagoonScan scan = new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    onBuild.accept(scan);
+    return scan;
+  }
+
+  /** Hands the built scan to a row-level operation, which needs to know what it read. */
+  public LagoonScanBuilder onBuild(java.util.function.Consumer<LagoonScan> consumer) {
+    this.onBuild = consumer;
+    return this;
   }
 
   /**

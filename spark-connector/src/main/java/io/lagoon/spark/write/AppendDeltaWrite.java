@@ -69,7 +69,10 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
           }
         }
         try {
-          table.newRowDelta().deletePositions(positions).addFiles(added).commit();
+          io.lagoon.core.operation.RowDelta delta = table.newRowDelta().deletePositions(positions).addFiles(added);
+          // An UPDATE or MERGE writes new versions of what it deletes: two of them must not both win.
+          if (command != RowLevelOperation.Command.DELETE) delta.exclusiveDeletes();
+          delta.commit();
         } catch (IOException e) {
           UncommittedFiles.deleteUnreferenced(table, added);
           throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);

@@ -29,7 +29,7 @@ class PkBatchWrite implements BatchWrite {
   final FileStoreTable table;
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
-  private final long baseSnapshotId;
+  final long baseSnapshotId;
   /** Reads the table's files for compaction, in the tasks and again at commit; null if the write does not compact. */
   KeyValueSource source;
 
@@ -75,7 +75,7 @@ class PkBatchWrite implements BatchWrite {
     }
     try {
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, newFiles);
-      KeyValueCommit.commit(table, results, overwrite, source);
+      commitResults(results, overwrite);
     } catch (IOException e) {
       UncommittedFiles.deleteUnreferenced(table, created);
       throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
@@ -83,6 +83,10 @@ class PkBatchWrite implements BatchWrite {
       UncommittedFiles.deleteUnreferenced(table, created);
       throw e;
     }
+  }
+
+  void commitResults(List<KeyValueWriteResult> results, Predicate<InternalRow> overwrite) throws IOException {
+    KeyValueCommit.commit(table, results, overwrite, source);
   }
 
   @Override

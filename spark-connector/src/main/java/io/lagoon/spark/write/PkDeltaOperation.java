@@ -28,6 +28,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 public final class PkDeltaOperation implements SupportsDelta {
   private final FileStoreTable table;
   private final Command command;
+  private io.lagoon.spark.read.LagoonScan scan;
 
   public PkDeltaOperation(FileStoreTable table, Command command) {
     PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
@@ -48,7 +49,7 @@ public final class PkDeltaOperation implements SupportsDelta {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields()));
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).onBuild(s -> scan = s);
   }
 
   @Override
@@ -100,7 +101,8 @@ public final class PkDeltaOperation implements SupportsDelta {
     return new DeltaWriteBuilder() {
       @Override
       public DeltaWrite build() {
-        return new PkDeltaWrite(table, command);
+        return new PkDeltaWrite(table, command, () -> scan == null ? -1L
+            : scan.snapshot().map(snapshot -> snapshot.id).orElse(0L));
       }
     };
   }

@@ -12,10 +12,12 @@ import org.apache.spark.sql.connector.write.RowLevelOperation;
  */
 final class PkDeltaWrite extends PkWrite implements DeltaWrite {
   private final RowLevelOperation.Command command;
+  private final java.util.function.LongSupplier readAt;
 
-  PkDeltaWrite(FileStoreTable table, RowLevelOperation.Command command) {
+  PkDeltaWrite(FileStoreTable table, RowLevelOperation.Command command, java.util.function.LongSupplier readAt) {
     super(table, LagoonWriteBuilder.OverwriteMode.NONE, new org.apache.spark.sql.sources.Filter[0]);
     this.command = command;
+    this.readAt = readAt;
   }
 
   @Override
@@ -25,6 +27,6 @@ final class PkDeltaWrite extends PkWrite implements DeltaWrite {
 
   @Override
   public DeltaBatchWrite toBatch() {
-    return new PkDeltaBatchWrite(table, command);
+    return new PkDeltaBatchWrite(table, command, readAt);
   }
 }

@@ -43,6 +43,16 @@ public final class KeyValueCommit {
    */
   public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
                             Predicate<InternalRow> overwritePartitions, KeyValueSource source) throws IOException {
+    commit(table, results, overwritePartitions, source, -1);
+  }
+
+  /**
+   * @param rowLevelReadAt for a row-level statement (DELETE, UPDATE, MERGE), the snapshot it read:
+   *     a commit after it that wrote the same keys is a conflict; -1 for an INSERT
+   */
+  public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
+                            Predicate<InternalRow> overwritePartitions, KeyValueSource source, long rowLevelReadAt)
+      throws IOException {
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
@@ -59,7 +69,8 @@ public final class KeyValueCommit {
       return;
     }
     try {
-      table.newAppend().add(added).commit();
+      if (rowLevelReadAt < 0) table.newAppend().add(added).commit();
+      else table.newRowDelta().addFiles(added).validateNoConcurrentKeys(rowLevelReadAt).commit();
     } catch (IOException | RuntimeException e) {
       abandon(table, compaction);
       throw e;
