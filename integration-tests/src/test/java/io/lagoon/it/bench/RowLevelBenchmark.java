@@ -1,0 +1,229 @@
+package io.lagoon.it.bench;
+
+import io.lagoon.it.runtime.SqlShell;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * MERGE INTO, DELETE and UPDATE: Lagoon against Apache Paimon 0.9's Spark connector doing the
+ * same statements on the same rows in the same JVM. Not a test: run it with
+ * {@code lagoon-bench dml}.
+ *
+ * <p>For each table kind (a primary-key table with {@code --buckets} buckets, an append table with
+ * deletion vectors, an append table without) and engine, it loads {@code --rows} rows
+ * {@code (id BIGINT, qty INT, customer STRING, price DOUBLE)} in 4 commits, then times, in this
+ * order: a MERGE of a source holding 1% of the keys (updated) and 0.5% new keys (inserted), a
+ * DELETE of about 1% of the rows spread over every file, and an UPDATE of two columns on about
+ * 1% of the rows. The table's {@code count(*), sum(qty), sum(price)} afterwards must equal what
+ * plain Spark computes from the same generator. Each engine first runs the same statements on a
+ * table of a fifth of the rows, so the timed part is warm; a statement an engine refuses is
+ * reported as such.
+ *
+ * <pre>
+ * options: --rows N (1000000)  --buckets N (4)  --dir PATH (target/bench-dml)  --master M (local[2])
+ *          --engines lagoon,paimon  --kinds pk,append-dv,append
+ * </pre>
+ */
+public final class RowLevelBenchmark {
+  private static final String PAIMON_CATALOG = "org.apache.paimon.spark.SparkCatalog";
+
+  private long rows = 1_000_000;
+  private int buckets = 4;
+  private Path dir = Path.of("target", "bench-dml");
+  private String master = "local[2]";
+  private List<String> engines = List.of("lagoon", "paimon");
+  private List<String> kinds = List.of("pk", "append-dv", "append");
+
+  public static void main(String[] args) throws Exception {
+    RowLevelBenchmark b = new RowLevelBenchmark();
+    for (int i = 0; i < args.length; i += 2) {
+      String a = args[i];
+      if (i + 1 >= args.length) throw new IllegalArgumentException("Option " + a + " needs a value");
+      String v = args[i + 1];
+      switch (a) {
+        case "--rows": b.rows = Long.parseLong(v); break;
+        case "--buckets": b.buckets = Integer.parseInt(v); break;
+        case "--dir": b.dir = Path.of(v); break;
+        case "--master": b.master = v; break;
+        case "--engines": b.engines = List.of(v.split(",")); break;
+        case "--kinds": b.kinds = List.of(v.split(",")); break;
+        default: throw new IllegalArgumentException("Unknown option " + a
+            + " (options: --rows --buckets --dir --master --engines --kinds)");
+      }
+    }
+    b.run();
+  }
+
+  private static final String[] STATEMENTS = {"merge", "delete", "update"};
+
+  private String properties(String kind) {
+    switch (kind) {
+      case "pk": return "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '" + buckets + "')";
+      case "append-dv": return "TBLPROPERTIES ('deletion-vectors.enabled' = 'true')";
+      case "append": return "";
+      default: throw new IllegalArgumentException("Unknown kind " + kind + " (pk, append-dv, append)");
+    }
+  }
+
+  /** The rows of keys [from, to): deterministic values, prices multiples of 0.25 (exact sums). */
+  private static String rowsOf(long from, long to, int salt) {
+    return String.format(Locale.ROOT, "SELECT id, CAST(pmod(hash(id, %d), 1000) AS INT) AS qty,"
+        + " concat('customer-', CAST(pmod(hash(id, 7), 50000) AS STRING)) AS customer,"
+        + " CAST(pmod(hash(id, 3 + %d), 100000) AS DOUBLE) / 4.0 AS price FROM range(%d, %d, 1, 8)",
+        salt, salt, from, to);
+  }
+
+  /** MERGE source: 1% of the keys with new values, and 0.5% keys past the end. */
+  private static String mergeSource(long rows) {
+    return "(" + rowsOf(0, rows, 1) + " WHERE pmod(hash(id, 5), 100) = 0 UNION ALL " + rowsOf(rows, rows + rows / 200, 1)
+        + ")";
+  }
+
+  private static String statement(String which, String table, long rows) {
+    switch (which) {
+      case "merge":
+        return "MERGE INTO " + table + " t USING " + mergeSource(rows) + " s ON t.id = s.id "
+            + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *";
+      case "delete":
+        return "DELETE FROM " + table + " WHERE pmod(hash(id, 11), 100) = 0";
+      default:
+        return "UPDATE " + table + " SET price = price + 1, qty = qty + 1 WHERE pmod(hash(id, 13), 100) = 0";
+    }
+  }
+
+  /** What the table holds after the three statements, computed by plain Spark. */
+  private static String expected(SparkSession spark, long rows) {
+    String merged = "SELECT coalesce(s.id, t.id) AS id, coalesce(s.qty, t.qty) AS qty, coalesce(s.price, t.price) AS price"
+        + " FROM (" + rowsOf(0, rows, 0) + ") t FULL OUTER JOIN " + mergeSource(rows) + " s ON t.id = s.id";
+    String after = "SELECT id, IF(pmod(hash(id, 13), 100) = 0, qty + 1, qty) AS qty,"
+        + " IF(pmod(hash(id, 13), 100) = 0, price + 1, price) AS price FROM (" + merged + ")"
+        + " WHERE pmod(hash(id, 11), 100) <> 0";
+    return spark.sql("SELECT count(*), sum(qty), sum(price) FROM (" + after + ")").collectAsList().toString();
+  }
+
+  /** One engine's timings on one table kind, by statement; null where it refused the statement. */
+  private static final class Result {
+    final Map<String, Long> nanos = new LinkedHashMap<>();
+    final Map<String, String> refused = new LinkedHashMap<>();
+    String answer;
+    int files;
+  }
+
+  private void run() throws IOException {
+    dir = dir.toAbsolutePath();
+    BenchSupport.deleteRecursively(dir);
+    Files.createDirectories(dir);
+    SqlShell.quietLogging();
+    SparkSession.Builder b = SparkSession.builder().master(master).appName("lagoon-dml-benchmark")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", Integer.toString(buckets))
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.catalog.lagoon", "io.lagoon.spark.LagoonCatalog")
+        .config("spark.sql.catalog.lagoon.warehouse", dir.resolve("lagoon").toUri().toString());
+    boolean paimon = engines.contains("paimon") && classExists(PAIMON_CATALOG);
+    if (paimon) {
+      b.config("spark.sql.catalog.paimon", PAIMON_CATALOG)
+          .config("spark.sql.catalog.paimon.warehouse", dir.resolve("paimon").toUri().toString())
+          .config("spark.sql.extensions", "org.apache.paimon.spark.extensions.PaimonSparkSessionExtensions");
+    } else if (engines.contains("paimon")) {
+      System.err.println("Paimon's Spark connector is not on the class path (run lagoon-bench dml): measuring Lagoon only");
+    }
+    SparkSession spark = b.getOrCreate();
+    try {
+      String expected = expected(spark, rows);
+      List<String> active = new ArrayList<>();
+      for (String e : engines) if (e.equals("lagoon") || (e.equals("paimon") && paimon)) active.add(e);
+      Map<String, Map<String, Result>> results = new LinkedHashMap<>();
+      for (String kind : kinds) {
+        for (String engine : active) {
+          run(spark, engine, kind, Math.max(1000, rows / 5), "warm"); // warm-up, not reported
+          Result r = run(spark, engine, kind, rows, "t");
+          results.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(engine, r);
+          if (r.refused.isEmpty() && !r.answer.equals(expected)) {
+            throw new IllegalStateException(engine + " " + kind + " answered " + r.answer + ", plain Spark " + expected);
+          }
+        }
+      }
+      report(results, active, expected);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private Result run(SparkSession spark, String engine, String kind, long n, String name) throws IOException {
+    String db = engine + ".b_" + kind.replace('-', '_');
+    String table = db + "." + name;
+    spark.sql("CREATE DATABASE IF NOT EXISTS " + db);
+    spark.sql("CREATE TABLE " + table + " (id BIGINT" + (kind.equals("pk") ? " NOT NULL" : "")
+        + ", qty INT, customer STRING, price DOUBLE) " + properties(kind));
+    for (int part = 0; part < 4; part++) {
+      spark.sql("INSERT INTO " + table + " " + rowsOf(part * n / 4, (part + 1) * n / 4, 0));
+    }
+    Result r = new Result();
+    for (String which : STATEMENTS) {
+      long start = System.nanoTime();
+      try {
+        spark.sql(statement(which, table, n));
+        r.nanos.put(which, System.nanoTime() - start);
+      } catch (RuntimeException e) {
+        String m = String.valueOf(e.getMessage());
+        r.refused.put(which, m.length() > 120 ? m.substring(0, 120) + "..." : m);
+      }
+    }
+    r.answer = spark.sql("SELECT count(*), sum(qty), sum(price) FROM " + table).collectAsList().toString();
+    Path tableDir = dir.resolve(engine).resolve("b_" + kind.replace('-', '_') + ".db").resolve(name);
+    r.files = BenchSupport.dataFiles(tableDir).size();
+    return r;
+  }
+
+  private void report(Map<String, Map<String, Result>> results, List<String> engines, String expected) {
+    System.out.println();
+    System.out.printf(Locale.ROOT, "Row-level statements, %d rows, %s, answers checked against plain Spark %s%n",
+        rows, master, expected);
+    System.out.printf(Locale.ROOT, "%-10s %-7s %10s %10s %10s   %s%n", "table", "engine", "merge", "delete", "update",
+        "data files after");
+    for (Map.Entry<String, Map<String, Result>> k : results.entrySet()) {
+      for (String engine : engines) {
+        Result r = k.getValue().get(engine);
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-7s", k.getKey(), engine));
+        for (String which : STATEMENTS) {
+          line.append(String.format(Locale.ROOT, " %10s", r.nanos.containsKey(which) ? BenchSupport.ms(r.nanos.get(which))
+              : "refused"));
+        }
+        line.append("   ").append(r.files);
+        System.out.println(line);
+        for (Map.Entry<String, String> f : r.refused.entrySet()) {
+          System.out.println("           " + engine + " refused " + f.getKey() + ": " + f.getValue());
+        }
+      }
+      Result lagoon = k.getValue().get("lagoon");
+      Result paimon = k.getValue().get("paimon");
+      if (lagoon != null && paimon != null) {
+        StringBuilder ratio = new StringBuilder(String.format(Locale.ROOT, "%-10s %-7s", k.getKey(), "ratio"));
+        for (String which : STATEMENTS) {
+          Long l = lagoon.nanos.get(which);
+          Long p = paimon.nanos.get(which);
+          ratio.append(String.format(Locale.ROOT, " %10s", l == null || p == null ? "-"
+              : String.format(Locale.ROOT, "%.2f", l / (double) p)));
+        }
+        System.out.println(ratio + "   (Lagoon / Paimon 0.9)");
+      }
+    }
+  }
+
+  private static boolean classExists(String name) {
+    try {
+      Class.forName(name);
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+}
