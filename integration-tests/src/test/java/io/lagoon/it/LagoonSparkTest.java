@@ -27,9 +27,16 @@ public abstract class LagoonSparkTest {
   }
 
   public static SparkSession newSession(Path warehouse) {
+    return newSession(warehouse, java.util.Map.of());
+  }
+
+  /** A session with extra settings (static ones such as {@code spark.sql.extensions} included). */
+  public static SparkSession newSession(Path warehouse, java.util.Map<String, String> extra) {
     SparkSession.clearActiveSession();
     SparkSession.clearDefaultSession();
-    return SparkSession.builder()
+    SparkSession.Builder b = SparkSession.builder();
+    extra.forEach(b::config);
+    return b
         .master("local[2]")
         .appName("lagoon-test")
         .config("spark.ui.enabled", "false")

@@ -61,7 +61,10 @@ public class LagoonWriteBuilder implements WriteBuilder, SupportsOverwrite, Supp
 
   @Override
   public Write build() {
-    if (table.hasPrimaryKey()) return new PkWrite(table, mode, overwriteFilters);
+    if (table.hasPrimaryKey()) {
+      boolean mergeUpsert = Boolean.parseBoolean(info.options().getOrDefault(UpsertWrites.MERGE_OPTION, "false"));
+      return new PkWrite(table, mode, overwriteFilters, mergeUpsert);
+    }
     return new LagoonWrite(table, info, mode, overwriteFilters);
   }
 }

@@ -33,7 +33,16 @@ class PkBatchWrite implements BatchWrite {
   /** Reads the table's files for compaction, in the tasks and again at commit; null if the write does not compact. */
   KeyValueSource source;
 
+  /** A MERGE run as an upsert: its rows must have distinct keys. */
+  private final boolean mergeUpsert;
+
   PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
+    this(table, mode, overwriteFilters, false);
+  }
+
+  PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters,
+               boolean mergeUpsert) {
+    this.mergeUpsert = mergeUpsert;
     this.table = table;
     this.mode = mode;
     this.overwriteFilters = overwriteFilters;
@@ -50,7 +59,7 @@ class PkBatchWrite implements BatchWrite {
    */
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new PkWriterFactory(table, prepare(), source);
+    return new PkWriterFactory(table, prepare(), source, mergeUpsert);
   }
 
   /** Builds the compaction source (kept for the commit) and returns the snapshot the writers start from. */

@@ -31,15 +31,30 @@ class PkWrite implements Write, RequiresDistributionAndOrdering {
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
 
+  /** A MERGE run as an upsert ({@link UpsertWrites}). */
+  private final boolean mergeUpsert;
+
   PkWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
+    this(table, mode, overwriteFilters, false);
+  }
+
+  PkWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters, boolean mergeUpsert) {
     this.table = table;
     this.mode = mode;
     this.overwriteFilters = overwriteFilters;
+    this.mergeUpsert = mergeUpsert;
   }
 
   @Override
   public String description() {
-    return "LagoonPkWrite " + table.fullName() + (mode == LagoonWriteBuilder.OverwriteMode.NONE ? "" : " overwrite=" + mode);
+    return "LagoonPkWrite " + table.fullName() + (mode == LagoonWriteBuilder.OverwriteMode.NONE ? "" : " overwrite=" + mode)
+        + (mergeUpsert ? " (MERGE as upsert)" : "");
+  }
+
+  /** What EXPLAIN prints for the write. */
+  @Override
+  public String toString() {
+    return description();
   }
 
   @Override
@@ -72,7 +87,7 @@ class PkWrite implements Write, RequiresDistributionAndOrdering {
 
   @Override
   public BatchWrite toBatch() {
-    return new PkBatchWrite(table, mode, overwriteFilters);
+    return new PkBatchWrite(table, mode, overwriteFilters, mergeUpsert);
   }
 
   /** {@code paimon_bucket(n, '<key types>', k1, k2, ...)} (or another function of the same arguments) over the bucket-key columns. */

@@ -14,16 +14,19 @@ final class PkWriterFactory implements DataWriterFactory {
   private final FileStoreTable table;
   private final long baseSnapshotId;
   private final KeyValueSource source;
+  private final boolean mergeUpsert;
 
-  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source) {
+  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, boolean mergeUpsert) {
     this.table = table;
     this.baseSnapshotId = baseSnapshotId;
     this.source = source;
+    this.mergeUpsert = mergeUpsert;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
     KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source);
+    if (mergeUpsert) writer.requireUniqueKeys("MERGE INTO " + table.fullName());
     return new DataWriter<InternalRow>() {
       @Override
       public void write(InternalRow row) throws IOException {

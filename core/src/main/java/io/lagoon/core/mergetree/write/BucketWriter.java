@@ -43,13 +43,16 @@ final class BucketWriter {
   private long nextSequence;
   /** Row-level statements: the sequence number of every retraction, below all additions; else -1. */
   private final long retractionSequence;
+  /** A statement whose rows must have distinct keys (a MERGE run as an upsert): what it is, else null. */
+  private final String uniqueKeysOf;
   private long rowsSinceSizeCheck;
 
   BucketWriter(FileStoreTable table, Path dir, long firstSequence, KeyComparator keys, RecordOrder order,
-               MergeFunction merge, boolean retractionsFirst) {
+               MergeFunction merge, boolean retractionsFirst, String uniqueKeysOf) {
     this.table = table;
     this.dir = dir;
     this.retractionSequence = retractionsFirst ? firstSequence : -1;
+    this.uniqueKeysOf = uniqueKeysOf;
     this.nextSequence = retractionsFirst ? firstSequence + 1 : firstSequence;
     this.keys = keys;
     this.order = order;
@@ -64,6 +67,10 @@ final class BucketWriter {
     long sequence = retractionSequence >= 0 && !KeyValue.isAdd(kind) ? retractionSequence : nextSequence++;
     KeyValue kv = new KeyValue(key, sequence, kind, value);
     if (!group.isEmpty() && keys.compare(key, group.get(0).key()) == 0) {
+      if (uniqueKeysOf != null) {
+        throw new IllegalStateException("[MERGE_CARDINALITY_VIOLATION] " + uniqueKeysOf + ": more than one source row has "
+            + "the primary key " + key + "; a MERGE may apply only one source row to a target row");
+      }
       group.add(kv);
       return;
     }

@@ -72,6 +72,8 @@ public final class KeyValueTableWriter {
   private BucketState[] currentBuckets;
   /** Row-level statement: its retractions are ordered before its additions (see {@link BucketWriter}). */
   private final boolean retractionsFirst;
+  /** A MERGE run as an upsert: its rows must have distinct keys; what it is, else null. */
+  private String uniqueKeysOf;
   /** Buckets with an open file, oldest first: beyond {@link #MAX_OPEN_FILES} the oldest closes its file. */
   private final ArrayDeque<BucketState> open = new ArrayDeque<>();
 
@@ -150,6 +152,15 @@ public final class KeyValueTableWriter {
     return out;
   }
 
+  /**
+   * Rows arrive sorted by key and must have distinct keys, else the write fails naming
+   * {@code statement} (a MERGE run as an upsert refuses what the general MERGE refuses).
+   */
+  public KeyValueTableWriter requireUniqueKeys(String statement) {
+    this.uniqueKeysOf = statement;
+    return this;
+  }
+
   /** Writes a full table row; its kind comes from the {@code rowkind.field} column, else {@code +I}. */
   public void write(InternalRow row) throws IOException {
     InternalRow value = row.copy(); // held until the next key: input rows are reused
@@ -218,7 +229,7 @@ public final class KeyValueTableWriter {
     }
     BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket), maxSequence + 1,
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()),
-        retractionsFirst);
+        retractionsFirst, uniqueKeysOf);
     BucketState s = new BucketState(partition, bucket, w);
     buckets.add(s);
     return s;
