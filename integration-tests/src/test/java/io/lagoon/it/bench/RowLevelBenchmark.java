@@ -23,13 +23,15 @@ import org.apache.spark.sql.SparkSession;
  * DELETE of about 1% of the rows spread over every file, and an UPDATE of two columns on about
  * 1% of the rows. The table's {@code count(*), sum(qty), sum(price)} afterwards must equal what
  * plain Spark computes from the same generator (the MERGE is a plain upsert: with Lagoon's SQL
- * extensions it runs as an upsert write on the primary-key table). Each engine first runs the same statements on a
- * table of a fifth of the rows, so the timed part is warm; a statement an engine refuses is
- * reported as such.
+ * extensions it runs as an upsert write on the primary-key table). Each engine runs the whole
+ * sequence {@code --runs} + 1 times on fresh tables: the first run is reported as cold (the first
+ * in the JVM for the first engine and table kind; run one engine per JVM with {@code --engines} for
+ * each engine's own cold figures), the median of the others as warm. A statement an engine
+ * refuses is reported as such.
  *
  * <pre>
- * options: --rows N (1000000)  --buckets N (4)  --dir PATH (target/bench-dml)  --master M (local[2])
- *          --engines lagoon,paimon  --kinds pk,append-dv,append
+ * options: --rows N (1000000)  --buckets N (4)  --runs N (3)  --dir PATH (target/bench-dml)
+ *          --master M (local[2])  --engines lagoon,paimon  --kinds pk,append-dv,append
  * </pre>
  */
 public final class RowLevelBenchmark {
@@ -39,6 +41,7 @@ public final class RowLevelBenchmark {
 
   private long rows = 1_000_000;
   private int buckets = 4;
+  private int runs = 3;
   private Path dir = Path.of("target", "bench-dml");
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
@@ -53,12 +56,13 @@ public final class RowLevelBenchmark {
       switch (a) {
         case "--rows": b.rows = Long.parseLong(v); break;
         case "--buckets": b.buckets = Integer.parseInt(v); break;
+        case "--runs": b.runs = Integer.parseInt(v); break;
         case "--dir": b.dir = Path.of(v); break;
         case "--master": b.master = v; break;
         case "--engines": b.engines = List.of(v.split(",")); break;
         case "--kinds": b.kinds = List.of(v.split(",")); break;
         default: throw new IllegalArgumentException("Unknown option " + a
-            + " (options: --rows --buckets --dir --master --engines --kinds)");
+            + " (options: --rows --buckets --runs --dir --master --engines --kinds)");
       }
     }
     b.run();
@@ -111,12 +115,23 @@ public final class RowLevelBenchmark {
     return spark.sql("SELECT count(*), sum(qty), sum(price) FROM (" + after + ")").collectAsList().toString();
   }
 
-  /** One engine's timings on one table kind, by statement; null where it refused the statement. */
+  /** One run of the statements by one engine on one table kind: nanoseconds by statement. */
   private static final class Result {
     final Map<String, Long> nanos = new LinkedHashMap<>();
     final Map<String, String> refused = new LinkedHashMap<>();
     String answer;
     int files;
+  }
+
+  /** The cold run and the warm runs of one engine on one table kind. */
+  private static final class Runs {
+    Result cold;
+    final List<Result> warm = new ArrayList<>();
+
+    Long warmMedian(String which) {
+      long[] v = warm.stream().filter(r -> r.nanos.containsKey(which)).mapToLong(r -> r.nanos.get(which)).toArray();
+      return v.length == 0 ? null : BenchSupport.median(v);
+    }
   }
 
   private void run() throws IOException {
@@ -147,15 +162,19 @@ public final class RowLevelBenchmark {
       String expected = expected(spark, rows);
       List<String> active = new ArrayList<>();
       for (String e : engines) if (e.equals("lagoon") || (e.equals("paimon") && paimon)) active.add(e);
-      Map<String, Map<String, Result>> results = new LinkedHashMap<>();
+      Map<String, Map<String, Runs>> results = new LinkedHashMap<>();
       for (String kind : kinds) {
         for (String engine : active) {
-          run(spark, engine, kind, Math.max(1000, rows / 5), "warm"); // warm-up, not reported
-          Result r = run(spark, engine, kind, rows, "t");
-          results.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(engine, r);
-          if (r.refused.isEmpty() && !r.answer.equals(expected)) {
-            throw new IllegalStateException(engine + " " + kind + " answered " + r.answer + ", plain Spark " + expected);
+          Runs all = new Runs();
+          for (int i = 0; i <= runs; i++) {
+            Result r = run(spark, engine, kind, rows, "t" + i);
+            if (r.refused.isEmpty() && !r.answer.equals(expected)) {
+              throw new IllegalStateException(engine + " " + kind + " answered " + r.answer + ", plain Spark " + expected);
+            }
+            if (i == 0) all.cold = r;
+            else all.warm.add(r);
           }
+          results.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(engine, all);
         }
       }
       report(results, active, expected);
@@ -190,35 +209,41 @@ public final class RowLevelBenchmark {
     return r;
   }
 
-  private void report(Map<String, Map<String, Result>> results, List<String> engines, String expected) {
+  private void report(Map<String, Map<String, Runs>> results, List<String> engines, String expected) {
     System.out.println();
     System.out.printf(Locale.ROOT, "Row-level statements, %d rows, %s, answers checked against plain Spark %s%n",
         rows, master, expected);
-    System.out.printf(Locale.ROOT, "%-10s %-7s %10s %10s %10s   %s%n", "table", "engine", "merge", "delete", "update",
-        "data files after");
-    for (Map.Entry<String, Map<String, Result>> k : results.entrySet()) {
+    System.out.printf(Locale.ROOT, "cold = first run, warm = median of %d runs, ms%n", runs);
+    System.out.printf(Locale.ROOT, "%-10s %-7s %10s %10s %10s %10s %10s %10s   %s%n", "table", "engine", "merge cold",
+        "warm", "delete cold", "warm", "update cold", "warm", "data files after");
+    for (Map.Entry<String, Map<String, Runs>> k : results.entrySet()) {
       for (String engine : engines) {
-        Result r = k.getValue().get(engine);
+        Runs r = k.getValue().get(engine);
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s %-7s", k.getKey(), engine));
         for (String which : STATEMENTS) {
-          line.append(String.format(Locale.ROOT, " %10s", r.nanos.containsKey(which) ? BenchSupport.ms(r.nanos.get(which))
-              : "refused"));
+          Long cold = r.cold.nanos.get(which);
+          Long warm = r.warmMedian(which);
+          line.append(String.format(Locale.ROOT, " %10s %10s", cold == null ? "refused" : BenchSupport.ms(cold),
+              warm == null ? "refused" : BenchSupport.ms(warm)));
         }
-        line.append("   ").append(r.files);
+        line.append("   ").append(r.cold.files);
         System.out.println(line);
-        for (Map.Entry<String, String> f : r.refused.entrySet()) {
+        for (Map.Entry<String, String> f : r.cold.refused.entrySet()) {
           System.out.println("           " + engine + " refused " + f.getKey() + ": " + f.getValue());
         }
       }
-      Result lagoon = k.getValue().get("lagoon");
-      Result paimon = k.getValue().get("paimon");
+      Runs lagoon = k.getValue().get("lagoon");
+      Runs paimon = k.getValue().get("paimon");
       if (lagoon != null && paimon != null) {
         StringBuilder ratio = new StringBuilder(String.format(Locale.ROOT, "%-10s %-7s", k.getKey(), "ratio"));
         for (String which : STATEMENTS) {
-          Long l = lagoon.nanos.get(which);
-          Long p = paimon.nanos.get(which);
-          ratio.append(String.format(Locale.ROOT, " %10s", l == null || p == null ? "-"
-              : String.format(Locale.ROOT, "%.2f", l / (double) p)));
+          Long lc = lagoon.cold.nanos.get(which);
+          Long pc = paimon.cold.nanos.get(which);
+          Long lw = lagoon.warmMedian(which);
+          Long pw = paimon.warmMedian(which);
+          ratio.append(String.format(Locale.ROOT, " %10s %10s", lc == null || pc == null ? "-"
+              : String.format(Locale.ROOT, "%.2f", lc / (double) pc), lw == null || pw == null ? "-"
+              : String.format(Locale.ROOT, "%.2f", lw / (double) pw)));
         }
         System.out.println(ratio + "   (Lagoon / Paimon 0.9)");
       }
