@@ -49,6 +49,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   private final boolean wholeFileRewrite;
   /** Paths of the files to read, set by a runtime filter; null for all planned files. */
   private java.util.Set<String> keptFiles;
+  /** Primary-key tables: which files a runtime filter keeps; null for all planned files. */
+  private java.util.function.Predicate<DataFileMeta> keptKeyRanges;
 
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
     this(table, tableSchema, required, List.of(), filters, limit);
@@ -112,6 +114,15 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     if (pkPartitions == null) {
       SQLConf conf = SQLConf.get();
       ScanPlan p = plan();
+      if (keptKeyRanges != null) {
+        List<DataSplit> splits = new ArrayList<>();
+        for (DataSplit split : p.splits) {
+          List<DataFileMeta> files = new ArrayList<>();
+          for (DataFileMeta f : split.files) if (keptKeyRanges.test(f)) files.add(f);
+          if (!files.isEmpty()) splits.add(new DataSplit(split.partition, split.bucket, split.bucketPath, files));
+        }
+        p = new ScanPlan(p.snapshot, splits, p.filesScanned, p.filesSkipped, p.manifestsSkipped);
+      }
       pkPartitions = PkPartitions.plan(table, p, vectors, SplitSize.of(p, conf), conf.filesOpenCostInBytes());
     }
     return pkPartitions;
@@ -189,6 +200,31 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
     return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
         : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
+  }
+
+  /**
+   * Primary-key tables: keeps only the files {@code keep} accepts (a runtime filter by key): a file
+   * whose key range holds none of the keys looked for holds no record of them, and the others are
+   * still merged together.
+   */
+  synchronized void keepKeyRanges(java.util.function.Predicate<DataFileMeta> keep) {
+    keptKeyRanges = keep;
+    pkPartitions = null;
+    partitions = null;
+  }
+
+  /** How many data files the scan reads, after runtime filters. */
+  public synchronized int filesToRead() {
+    int n = 0;
+    for (DataSplit split : plan().splits) {
+      for (DataFileMeta f : split.files) {
+        String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
+        if (keptFiles != null && !keptFiles.contains(path)) continue;
+        if (keptKeyRanges != null && !keptKeyRanges.test(f)) continue;
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Keeps only the files with these paths (a runtime filter of a copy-on-write rewrite). */

@@ -86,9 +86,19 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     return true; // Spark keeps its own LIMIT; we only stop planning files early
   }
 
+  /** Build a {@link KeyPruningScan} (the target of a row-level statement on a primary-key table). */
+  private boolean keyPruning;
+
+  public LagoonScanBuilder withKeyPruning() {
+    keyPruning = table.hasPrimaryKey() && !table.schema().trimmedPrimaryKeys().isEmpty();
+    return this;
+  }
+
   @Override
   public Scan build() {
-    LagoonScan scan = new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    LagoonScan scan = keyPruning
+        ? new KeyPruningScan(table, tableSchema, required, metadata, Arrays.asList(pushed))
+        : new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
     onBuild.accept(scan);
     return scan;
   }

@@ -49,7 +49,8 @@ public final class PkDeltaOperation implements SupportsDelta {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).onBuild(s -> scan = s);
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).withKeyPruning()
+        .onBuild(s -> scan = s);
   }
 
   @Override
@@ -89,6 +90,12 @@ public final class PkDeltaOperation implements SupportsDelta {
             + "it removes; declare '" + f + "' NOT NULL");
       }
     }
+  }
+
+  /** The key column the target scan can be pruned by at run time ({@code KeyPruningScan}). */
+  public String firstKeyColumn() {
+    java.util.List<String> trimmed = table.schema().trimmedPrimaryKeys();
+    return trimmed.isEmpty() ? null : trimmed.get(0);
   }
 
   @Override

@@ -7,7 +7,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Lagoon's SQL extensions: {@code spark.sql.extensions=io.lagoon.spark.extensions.LagoonSparkSessionExtensions}.
  * Everything Spark parses keeps parsing as before; the extensions add plan rules (a plain upsert
- * MERGE into a primary-key table runs as an upsert write, {@link MergeAsUpsert}).
+ * MERGE into a primary-key table runs as an upsert write, {@link MergeAsUpsert}; other MERGEs into
+ * one read only the target files their source's keys may be in, {@link MergeTargetPruning}).
  */
 public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -17,6 +18,13 @@ public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkS
       public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
           org.apache.spark.sql.SparkSession session) {
         return new MergeAsUpsert();
+      }
+    });
+    extensions.injectOptimizerRule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new MergeTargetPruning();
       }
     });
     return BoxedUnit.UNIT;

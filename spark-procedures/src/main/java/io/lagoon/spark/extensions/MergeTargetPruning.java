@@ -1,0 +1,124 @@
+package io.lagoon.spark.extensions;
+
+import io.lagoon.spark.write.PkDeltaOperation;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.DynamicPruningSubquery;
+import org.apache.spark.sql.catalyst.expressions.EqualTo;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.plans.Inner$;
+import org.apache.spark.sql.catalyst.plans.JoinType;
+import org.apache.spark.sql.catalyst.plans.LeftOuter$;
+import org.apache.spark.sql.catalyst.plans.RightOuter$;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.WriteDelta;
+import org.apache.spark.sql.catalyst.rules.Rule;
+import org.apache.spark.sql.connector.write.RowLevelOperationTable;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+import scala.runtime.AbstractPartialFunction;
+
+/**
+ * Prunes the target of a MERGE into a primary-key table by the source's keys at run time: the
+ * join of target and source gets a dynamic pruning filter on the target's first key column, fed by
+ * the source's join keys, so the target scan ({@code KeyPruningScan}) reads only the files whose
+ * key range holds one of them; EXPLAIN shows it as the scan's runtime filter. Spark's own dynamic
+ * pruning would only do this for a source with a selective filter. Only joins where dropping
+ * target rows is safe (inner, or outer joins that keep the source side) are pruned.
+ */
+public final class MergeTargetPruning extends Rule<LogicalPlan> {
+  @Override
+  public LogicalPlan apply(LogicalPlan plan) {
+    if (!(plan instanceof WriteDelta)) return plan;
+    return plan.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+      @Override
+      public boolean isDefinedAt(LogicalPlan p) {
+        return p instanceof Join;
+      }
+
+      @Override
+      public LogicalPlan apply(LogicalPlan p) {
+        return p instanceof Join ? prune((Join) p) : p;
+      }
+    });
+  }
+
+  private static LogicalPlan prune(Join join) {
+    if (join.condition().isEmpty()) return join;
+    JoinType type = join.joinType();
+    boolean targetLeft = target(join.left()) != null;
+    boolean targetRight = !targetLeft && target(join.right()) != null;
+    if (!targetLeft && !targetRight) return join;
+    boolean safe = type == Inner$.MODULE$ || (targetLeft && type == RightOuter$.MODULE$)
+        || (targetRight && type == LeftOuter$.MODULE$);
+    if (!safe) return join;
+    LogicalPlan targetSide = targetLeft ? join.left() : join.right();
+    LogicalPlan sourceSide = targetLeft ? join.right() : join.left();
+    if (!targetSide.find(n -> n instanceof Filter && ((Filter) n).condition().find(e -> e instanceof DynamicPruningSubquery)
+        .isDefined()).isEmpty()) {
+      return join; // pruned already
+    }
+    DataSourceV2Relation relation = target(targetSide);
+    String keyColumn = ((PkDeltaOperation) ((RowLevelOperationTable) relation.table()).operation()).firstKeyColumn();
+    if (keyColumn == null) return join;
+    List<Expression> conjuncts = new ArrayList<>();
+    split(join.condition().get(), conjuncts);
+    for (Expression c : conjuncts) {
+      if (!(c instanceof EqualTo)) continue;
+      EqualTo eq = (EqualTo) c;
+      Expression key = null;
+      Expression value = null;
+      if (isKey(eq.left(), relation, keyColumn) && eq.right().references().subsetOf(sourceSide.outputSet())) {
+        key = eq.left();
+        value = eq.right();
+      } else if (isKey(eq.right(), relation, keyColumn) && eq.left().references().subsetOf(sourceSide.outputSet())) {
+        key = eq.right();
+        value = eq.left();
+      }
+      if (key == null) continue;
+      Expression pruning = new DynamicPruningSubquery(key, sourceSide,
+          scala.collection.JavaConverters.asScalaBuffer(List.of(value)).toSeq(), 0, false,
+          NamedExpression$.MODULE$.newExprId(), scala.Option.empty());
+      LogicalPlan pruned = targetSide.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+        @Override
+        public boolean isDefinedAt(LogicalPlan p) {
+          return p == relation;
+        }
+
+        @Override
+        public LogicalPlan apply(LogicalPlan p) {
+          return p == relation ? new Filter(pruning, p) : p;
+        }
+      });
+      return targetLeft ? join.withNewChildren(scala.collection.JavaConverters.asScalaBuffer(List.of(pruned, sourceSide)).toSeq())
+          : join.withNewChildren(scala.collection.JavaConverters.asScalaBuffer(List.of(sourceSide, pruned)).toSeq());
+    }
+    return join;
+  }
+
+  /** The primary-key target relation of a row-level statement in this subtree, or null. */
+  private static DataSourceV2Relation target(LogicalPlan side) {
+    scala.Option<LogicalPlan> found = side.find(n -> n instanceof DataSourceV2Relation
+        && ((DataSourceV2Relation) n).table() instanceof RowLevelOperationTable
+        && ((RowLevelOperationTable) ((DataSourceV2Relation) n).table()).operation() instanceof PkDeltaOperation);
+    return found.isDefined() ? (DataSourceV2Relation) found.get() : null;
+  }
+
+  private static boolean isKey(Expression e, DataSourceV2Relation relation, String keyColumn) {
+    return e instanceof Attribute && ((Attribute) e).name().equals(keyColumn)
+        && relation.outputSet().contains((Attribute) e);
+  }
+
+  private static void split(Expression e, List<Expression> out) {
+    if (e instanceof And) {
+      split(((And) e).left(), out);
+      split(((And) e).right(), out);
+    } else {
+      out.add(e);
+    }
+  }
+}
