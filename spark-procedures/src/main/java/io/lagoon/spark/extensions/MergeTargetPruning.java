@@ -28,9 +28,14 @@ import scala.runtime.AbstractPartialFunction;
  * the source's join keys, so the target scan ({@code KeyPruningScan}) reads only the files whose
  * key range holds one of them; EXPLAIN shows it as the scan's runtime filter. Spark's own dynamic
  * pruning would only do this for a source with a selective filter. Only joins where dropping
- * target rows is safe (inner, or outer joins that keep the source side) are pruned.
+ * target rows is safe (inner, or outer joins that keep the source side) are pruned, and only for
+ * sources Spark estimates at most {@link #MAX_SOURCE_BYTES}: the source's keys are collected on the
+ * driver to filter the scan.
  */
 public final class MergeTargetPruning extends Rule<LogicalPlan> {
+  /** Largest estimated source whose keys are collected to prune the target. */
+  static final long MAX_SOURCE_BYTES = 64L << 20;
+
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
     if (!(plan instanceof WriteDelta)) return plan;
@@ -58,6 +63,7 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
     if (!safe) return join;
     LogicalPlan targetSide = targetLeft ? join.left() : join.right();
     LogicalPlan sourceSide = targetLeft ? join.right() : join.left();
+    if (sourceSide.stats().sizeInBytes().compare(scala.math.BigInt.apply(MAX_SOURCE_BYTES)) > 0) return join;
     if (!targetSide.find(n -> n instanceof Filter && ((Filter) n).condition().find(e -> e instanceof DynamicPruningSubquery)
         .isDefined()).isEmpty()) {
       return join; // pruned already
