@@ -47,7 +47,12 @@ public final class CommitBase {
   }
 
   public Collection<ManifestEntry> live() throws IOException {
-    if (live == null) live = snapshot == null ? List.of() : LiveFiles.read(table.manifests(), snapshot);
+    if (live == null) {
+      // From the manifests already listed: the manifest lists are read once per attempt.
+      List<ManifestEntry> all = new java.util.ArrayList<>();
+      for (ManifestFileMeta m : manifests()) all.addAll(table.manifests().readManifest(m.fileName));
+      live = LiveFiles.merge(all);
+    }
     return live;
   }
 

@@ -158,8 +158,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     outer:
     for (DataSplit split : p.splits) {
       for (DataFileMeta f : split.files) {
-        String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
-        if (keptFiles != null && !keptFiles.contains(path)) continue;
+        String path = path(split, f);
+        if (!kept(path, f)) continue;
         for (long start = 0; start < f.fileSize; start += maxBytes) {
           ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
               vectors.refOf(f.fileName)));
@@ -213,15 +213,21 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     partitions = null;
   }
 
+  private String path(DataSplit split, DataFileMeta f) {
+    return new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
+  }
+
+  /** Whether the runtime filters (by file path, by key range) keep a planned file. */
+  private boolean kept(String path, DataFileMeta f) {
+    return (keptFiles == null || keptFiles.contains(path)) && (keptKeyRanges == null || keptKeyRanges.test(f));
+  }
+
   /** How many data files the scan reads, after runtime filters. */
   public synchronized int filesToRead() {
     int n = 0;
     for (DataSplit split : plan().splits) {
       for (DataFileMeta f : split.files) {
-        String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
-        if (keptFiles != null && !keptFiles.contains(path)) continue;
-        if (keptKeyRanges != null && !keptKeyRanges.test(f)) continue;
-        n++;
+        if (kept(path(split, f), f)) n++;
       }
     }
     return n;
@@ -240,8 +246,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     ScanPlan p = plan();
     for (DataSplit split : p.splits) {
       for (DataFileMeta f : split.files) {
-        String path = new Path(table.dir(), split.bucketPath + "/" + f.fileName).toString();
-        if (keptFiles != null && !keptFiles.contains(path)) continue;
+        if (!kept(path(split, f), f)) continue;
         out.add(new io.lagoon.core.manifest.ManifestEntry(io.lagoon.core.manifest.FileKind.ADD, split.partition,
             split.bucket, table.options().bucket() > 0 ? table.options().bucket() : -1, f));
       }

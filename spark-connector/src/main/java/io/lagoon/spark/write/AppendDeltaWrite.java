@@ -6,7 +6,6 @@ import io.lagoon.core.table.UncommittedFiles;
 import io.lagoon.core.write.AppendTableWriter;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,26 +59,15 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
       @Override
       public void commit(WriterCommitMessage[] messages) {
         List<ManifestEntry> added = new ArrayList<>();
-        Map<String, long[]> positions = new HashMap<>();
+        io.lagoon.core.operation.RowDelta delta = table.newRowDelta();
         for (WriterCommitMessage m : messages) {
           if (!(m instanceof Message)) continue;
           added.addAll(((Message) m).files);
-          for (Map.Entry<String, long[]> e : ((Message) m).positions.entrySet()) {
-            positions.merge(e.getKey(), e.getValue(), AppendDeltaWrite::concat);
-          }
+          delta.deletePositions(((Message) m).positions); // positions of one file from several tasks add up
         }
-        try {
-          io.lagoon.core.operation.RowDelta delta = table.newRowDelta().deletePositions(positions).addFiles(added);
-          // An UPDATE or MERGE writes new versions of what it deletes: two of them must not both win.
-          if (command != RowLevelOperation.Command.DELETE) delta.exclusiveDeletes();
-          delta.commit();
-        } catch (IOException e) {
-          UncommittedFiles.deleteUnreferenced(table, added);
-          throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-          UncommittedFiles.deleteUnreferenced(table, added);
-          throw e;
-        }
+        // An UPDATE or MERGE writes new versions of what it deletes: two of them must not both win.
+        if (command != RowLevelOperation.Command.DELETE) delta.exclusiveDeletes();
+        WriteCommit.run(table, added, () -> delta.addFiles(added).commit());
       }
 
       @Override
@@ -89,12 +77,6 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
         }
       }
     };
-  }
-
-  private static long[] concat(long[] a, long[] b) {
-    long[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
   }
 
   /** One task's new files and deleted positions (data file name to positions). */

@@ -4,9 +4,6 @@ import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.UncommittedFiles;
 import io.lagoon.spark.read.RewriteScan;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -44,30 +41,14 @@ final class CopyOnWriteWrite extends LagoonWrite {
 
       @Override
       public void commit(WriterCommitMessage[] messages) {
-        List<ManifestEntry> added = collect(messages);
-        try {
-          table.newRowDelta().removeFiles(scan.get().filesRead()).addFiles(added).commit();
-        } catch (IOException e) {
-          UncommittedFiles.deleteUnreferenced(table, added);
-          throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-          UncommittedFiles.deleteUnreferenced(table, added);
-          throw e;
-        }
+        List<ManifestEntry> added = WriteCommit.files(messages);
+        WriteCommit.run(table, added, () -> table.newRowDelta().removeFiles(scan.get().filesRead()).addFiles(added).commit());
       }
 
       @Override
       public void abort(WriterCommitMessage[] messages) {
-        UncommittedFiles.deleteData(table, collect(messages));
+        UncommittedFiles.deleteData(table, WriteCommit.files(messages));
       }
     };
-  }
-
-  private static List<ManifestEntry> collect(WriterCommitMessage[] messages) {
-    List<ManifestEntry> out = new ArrayList<>();
-    for (WriterCommitMessage m : messages) {
-      if (m instanceof LagoonCommitMessage) out.addAll(((LagoonCommitMessage) m).files());
-    }
-    return out;
   }
 }

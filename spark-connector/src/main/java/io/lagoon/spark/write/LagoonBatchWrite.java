@@ -3,9 +3,6 @@ package io.lagoon.spark.write;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.UncommittedFiles;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -34,30 +31,16 @@ public class LagoonBatchWrite implements BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
-    List<ManifestEntry> added = collect(messages);
-    try {
+    List<ManifestEntry> added = WriteCommit.files(messages);
+    WriteCommit.run(table, added, () -> {
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, added);
       if (overwrite == null) table.newAppend().add(added).commit();
       else table.newOverwrite(overwrite).add(added).commit();
-    } catch (IOException e) {
-      UncommittedFiles.deleteUnreferenced(table, added);
-      throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      UncommittedFiles.deleteUnreferenced(table, added);
-      throw e;
-    }
+    });
   }
 
   @Override
   public void abort(WriterCommitMessage[] messages) {
-    UncommittedFiles.deleteData(table, collect(messages));
-  }
-
-  private static List<ManifestEntry> collect(WriterCommitMessage[] messages) {
-    List<ManifestEntry> out = new ArrayList<>();
-    for (WriterCommitMessage m : messages) {
-      if (m instanceof LagoonCommitMessage) out.addAll(((LagoonCommitMessage) m).files());
-    }
-    return out;
+    UncommittedFiles.deleteData(table, WriteCommit.files(messages));
   }
 }

@@ -82,16 +82,8 @@ class PkBatchWrite implements BatchWrite {
       created.addAll(((PkCommitMessage) m).createdFiles());
       newFiles.addAll(((PkCommitMessage) m).result().newFiles);
     }
-    try {
-      Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, newFiles);
-      commitResults(results, overwrite);
-    } catch (IOException e) {
-      UncommittedFiles.deleteUnreferenced(table, created);
-      throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      UncommittedFiles.deleteUnreferenced(table, created);
-      throw e;
-    }
+    WriteCommit.run(table, created,
+        () -> commitResults(results, OverwritePartitions.of(table, mode, overwriteFilters, newFiles)));
   }
 
   void commitResults(List<KeyValueWriteResult> results, Predicate<InternalRow> overwrite) throws IOException {
