@@ -43,7 +43,7 @@ public final class CrashLoopWriter {
       if (check) {
         Map<Integer, Long> seen = CrashWorkload.visible(spark, table, writer);
         boolean ok = kind == CrashWorkload.Kind.APPEND
-            ? Long.valueOf(CrashWorkload.ROWS).equals(seen.get(i))
+            ? CrashWorkload.isRewrite(kind, i) || Long.valueOf(CrashWorkload.ROWS).equals(seen.get(i))
             : seen.equals(Map.of(i, (long) CrashWorkload.ROWS));
         if (!ok) {
           journal.append("violation writer " + writer + " after statement " + i + " returned sees " + seen);

@@ -16,9 +16,13 @@ import org.apache.spark.sql.SparkSession;
  * <ul>
  *   <li>{@link Kind#APPEND}: inserts {@link #ROWS} rows tagged {@code (w, i)}. A statement is
  *       visible when all its rows are there, invisible when none is; anything else is partial.
+ *       Every third statement is instead a copy-on-write UPDATE that rewrites the files holding
+ *       the writer's rows without changing a value ({@link #isRewrite}): a kill inside it must
+ *       neither lose nor duplicate a row.
  *   <li>{@link Kind#PK} and {@link Kind#DV} (fixed buckets, the second with deletion vectors):
- *       upserts the writer's {@link #ROWS} keys with {@code stmt = i}. All of them must show one
- *       statement; a mixture is a partially visible statement.
+ *       sets the writer's {@link #ROWS} keys to {@code stmt = i}, by INSERT (an upsert) or, every
+ *       third statement, by MERGE. All of them must show one statement; a mixture is a partially
+ *       visible statement.
  * </ul>
  *
  * <p>New statements are added here as later operations (row-level DML, compaction, expiry,
@@ -47,8 +51,19 @@ public final class CrashWorkload {
   }
 
   public static String statement(String table, Kind kind, int writer, int i) {
+    if (isRewrite(kind, i)) return "UPDATE " + table + " SET k = k WHERE w = " + writer + " AND k % 3 = 0";
     long offset = kind == Kind.APPEND ? 0 : (long) writer * ROWS;
-    return "INSERT INTO " + table + " SELECT id + " + offset + ", " + i + ", " + writer + " FROM range(0, " + ROWS + ")";
+    String rows = "SELECT id + " + offset + " AS k, " + i + " AS stmt, " + writer + " AS w FROM range(0, " + ROWS + ")";
+    if (kind != Kind.APPEND && i % 3 == 0) {
+      return "MERGE INTO " + table + " t USING (" + rows + ") s ON t.k = s.k WHEN MATCHED THEN UPDATE SET t.stmt = s.stmt "
+          + "WHEN NOT MATCHED THEN INSERT *";
+    }
+    return "INSERT INTO " + table + " " + rows;
+  }
+
+  /** Statements that rewrite existing rows and add none of their own (append tables). */
+  public static boolean isRewrite(Kind kind, int i) {
+    return kind == Kind.APPEND && i % 3 == 0;
   }
 
   /** Rows per statement number of one writer, as the table shows them now. */
@@ -76,7 +91,9 @@ public final class CrashWorkload {
       if (!begun.contains(e.getKey())) out.add("statement " + e.getKey() + " never ran but shows " + e.getValue() + " rows");
     }
     if (kind == Kind.APPEND) {
-      for (int i : done) if (!visible.containsKey(i)) out.add("confirmed statement " + i + " is not visible");
+      for (int i : done) {
+        if (!isRewrite(kind, i) && !visible.containsKey(i)) out.add("confirmed statement " + i + " is not visible");
+      }
       return out;
     }
     if (visible.size() > 1) out.add("the keys show several statements at once: " + visible);
