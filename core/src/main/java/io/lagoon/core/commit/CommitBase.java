@@ -50,7 +50,7 @@ public final class CommitBase {
     if (live == null) {
       // From the manifests already listed: the manifest lists are read once per attempt.
       List<ManifestEntry> all = new java.util.ArrayList<>();
-      for (ManifestFileMeta m : manifests()) all.addAll(table.manifests().readManifest(m.fileName));
+      for (ManifestFileMeta m : manifests()) all.addAll(table.manifests().readManifest(m));
       live = LiveFiles.merge(all);
     }
     return live;

@@ -105,7 +105,7 @@ public final class FileStoreCommit {
     List<ManifestEntry> all = new ArrayList<>();
     long schemaId = 0;
     for (ManifestFileMeta m : base) {
-      all.addAll(mf.readManifest(m.fileName));
+      all.addAll(mf.readManifest(m));
       schemaId = Math.max(schemaId, m.schemaId);
     }
     List<ManifestEntry> live = new ArrayList<>(LiveFiles.merge(all));

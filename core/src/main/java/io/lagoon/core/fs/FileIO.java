@@ -29,8 +29,8 @@ public final class FileIO implements Serializable {
 
   public FileIO(Configuration conf) {
     Configuration c = new Configuration(conf);
-    // Local disk without Hadoop's .crc side files, as Paimon writes it.
-    c.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    // Local disk without Hadoop's .crc side files (as Paimon writes it) and without a process per file.
+    c.set("fs.file.impl", LocalDiskFileSystem.class.getName());
     c.setBoolean("fs.file.impl.disable.cache", true);
     this.conf = new SerializableConfiguration(c);
   }

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import org.apache.avro.Schema;
@@ -65,6 +66,19 @@ public final class ManifestFiles {
     List<ManifestEntry> out = new ArrayList<>();
     for (GenericRecord r : readAll(path(fileName))) out.add(toEntry(r, fileName));
     return out;
+  }
+
+  /**
+   * The entries of a manifest a manifest list names, from the JVM's {@link ManifestCache} when it
+   * was read before; an unmodifiable list.
+   */
+  public List<ManifestEntry> readManifest(ManifestFileMeta manifest) throws IOException {
+    String key = ManifestCache.key(path(manifest.fileName).toString(), manifest.fileSize);
+    List<ManifestEntry> cached = ManifestCache.get(key);
+    if (cached != null) return cached;
+    List<ManifestEntry> entries = Collections.unmodifiableList(readManifest(manifest.fileName));
+    ManifestCache.put(key, entries);
+    return entries;
   }
 
   /** Writes entries into a new manifest and returns its list row (with partition stats). */

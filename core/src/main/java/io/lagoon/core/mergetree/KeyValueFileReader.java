@@ -9,6 +9,7 @@ import io.lagoon.core.types.SparkTypes;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -19,6 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Reads the records of a primary-key table's data files row by row: the key columns,
@@ -27,7 +29,7 @@ import org.apache.spark.sql.types.StructType;
  * alike. No filter is pushed into the file: a value filter below the merge would drop the record
  * that shadows an older one.
  */
-public final class KeyValueFileReader implements KeyValueSource {
+public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSource {
   private final String tableName;
   private final DataFileReader reader;
   private final int keyArity;
@@ -149,6 +151,7 @@ public final class KeyValueFileReader implements KeyValueSource {
     return valuePositions.clone();
   }
 
+  @Override
   public int keyArity() {
     return keyArity;
   }
@@ -162,21 +165,41 @@ public final class KeyValueFileReader implements KeyValueSource {
     return -1;
   }
 
-  /**
-   * A file's rows as {@link org.apache.spark.sql.vectorized.ColumnarBatch}es (a reader built by
-   * {@link #buildColumnar}); the batch object may be reused for the next batch.
-   */
-  public scala.collection.Iterator<InternalRow> openBatches(Path bucketDir, DataFileMeta file) {
+  /** A file's rows as column batches (a reader built by {@link #buildColumnar}); batches are reused. */
+  @Override
+  public Iterator<ColumnarBatch> openBatches(Path bucketDir, DataFileMeta file) {
     if (!reader.batch()) throw new IllegalStateException("This reader returns records, not batches");
     Path path = new Path(bucketDir, file.fileName);
+    scala.collection.Iterator<InternalRow> in;
     try {
-      return reader.open(path, 0, file.fileSize, file.fileSize);
+      in = reader.open(path, 0, file.fileSize, file.fileSize);
     } catch (RuntimeException e) {
       throw fail(path, e);
+    }
+    return new Batches(path, in);
+  }
+
+  /** Spark's batch iterator (typed as rows) seen as batches; closing it closes the file. */
+  private final class Batches implements Iterator<ColumnarBatch>, Closeable {
+    private final Path path;
+    private final scala.collection.Iterator<InternalRow> in;
+
+    Batches(Path path, scala.collection.Iterator<InternalRow> in) {
+      this.path = path;
+      this.in = in;
+    }
+
+    @Override public boolean hasNext() { return in.hasNext(); }
+    @Override public ColumnarBatch next() { return (ColumnarBatch) (Object) in.next(); }
+
+    @Override
+    public void close() throws IOException {
+      if (in instanceof Closeable) ((Closeable) in).close();
     }
   }
 
   /** The error for a file that cannot be read, naming it and the table. */
+  @Override
   public IllegalStateException readFailure(Path path, RuntimeException e) {
     return fail(path, e);
   }

@@ -8,6 +8,7 @@ import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.lagoon.core.fs.LeanConfiguration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -123,6 +124,8 @@ public final class DataFileReader implements Serializable {
                                      java.util.Set<String> formats, boolean rowPositions, boolean withFile,
                                      boolean withPosition, boolean wholeFilesOnly) {
     if (withPosition && !rowPositions) throw new IllegalArgumentException("Row positions are needed to return them");
+    // Spark's readers broadcast the configuration they get (and set entries on it): give them a cheap copy.
+    conf = new LeanConfiguration(conf);
     StructType output = required;
     if (rowPositions) required = required.add(new StructField(ROW_POSITION, DataTypes.LongType, true, Metadata.empty()));
     Map<String, String> opts = new HashMap<>();

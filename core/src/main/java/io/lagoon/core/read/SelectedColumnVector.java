@@ -10,31 +10,34 @@ import org.apache.spark.unsafe.types.UTF8String;
  * Some rows of another column vector, without copying: row {@code i} is row
  * {@code selection[i]} of the source. Lets a batch drop deleted rows and stay columnar.
  */
-final class SelectedColumnVector extends ColumnVector {
+public final class SelectedColumnVector extends ColumnVector {
   private final ColumnVector source;
   private final int[] selection;
   private final int rows;
+  /** Asked once: most columns have no nulls, and Spark asks about every row. */
+  private final boolean anyNull;
   private ColumnVector[] children;
 
-  SelectedColumnVector(ColumnVector source, int[] selection, int rows) {
+  public SelectedColumnVector(ColumnVector source, int[] selection, int rows) {
     super(source.dataType());
     this.source = source;
     this.selection = selection;
     this.rows = rows;
+    this.anyNull = source.hasNull();
   }
 
   @Override public void close() { }
-  @Override public boolean hasNull() { return source.hasNull(); }
+  @Override public boolean hasNull() { return anyNull; }
 
   @Override
   public int numNulls() {
-    if (!source.hasNull()) return 0;
+    if (!anyNull) return 0;
     int n = 0;
     for (int i = 0; i < rows; i++) if (source.isNullAt(selection[i])) n++;
     return n;
   }
 
-  @Override public boolean isNullAt(int rowId) { return source.isNullAt(selection[rowId]); }
+  @Override public boolean isNullAt(int rowId) { return anyNull && source.isNullAt(selection[rowId]); }
   @Override public boolean getBoolean(int rowId) { return source.getBoolean(selection[rowId]); }
   @Override public byte getByte(int rowId) { return source.getByte(selection[rowId]); }
   @Override public short getShort(int rowId) { return source.getShort(selection[rowId]); }

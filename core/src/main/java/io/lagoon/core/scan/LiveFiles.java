@@ -44,7 +44,7 @@ public final class LiveFiles {
       throws IOException {
     List<ManifestEntry> all = new ArrayList<>();
     for (ManifestFileMeta m : manifests(mf, s)) {
-      if (keep.test(m)) all.addAll(mf.readManifest(m.fileName));
+      if (keep.test(m)) all.addAll(mf.readManifest(m));
     }
     return merge(all);
   }

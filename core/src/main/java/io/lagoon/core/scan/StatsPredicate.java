@@ -136,7 +136,7 @@ public final class StatsPredicate {
     }
   }
 
-  private static boolean isNaN(Object v) {
+  static boolean isNaN(Object v) {
     return (v instanceof Double && ((Double) v).isNaN()) || (v instanceof Float && ((Float) v).isNaN());
   }
 

@@ -46,6 +46,9 @@ public final class RowLevelBenchmark {
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
   private List<String> kinds = List.of("pk", "append-dv", "append");
+  private StatementReads reads;
+  /** With -Dbench.trace, each statement's wall-clock window goes to stderr (to cut a profile by statement). */
+  private static final boolean TRACE = Boolean.getBoolean("bench.trace");
 
   public static void main(String[] args) throws Exception {
     RowLevelBenchmark b = new RowLevelBenchmark();
@@ -119,6 +122,7 @@ public final class RowLevelBenchmark {
   private static final class Result {
     final Map<String, Long> nanos = new LinkedHashMap<>();
     final Map<String, String> refused = new LinkedHashMap<>();
+    final Map<String, StatementReads.Reads> reads = new LinkedHashMap<>();
     String answer;
     int files;
   }
@@ -158,6 +162,7 @@ public final class RowLevelBenchmark {
       }
     }
     SparkSession spark = b.getOrCreate();
+    reads = new StatementReads(spark);
     try {
       String expected = expected(spark, rows);
       List<String> active = new ArrayList<>();
@@ -194,10 +199,15 @@ public final class RowLevelBenchmark {
     }
     Result r = new Result();
     for (String which : STATEMENTS) {
+      reads.start();
+      long wallStart = System.currentTimeMillis();
       long start = System.nanoTime();
       try {
         spark.sql(statement(which, table, n));
         r.nanos.put(which, System.nanoTime() - start);
+        if (TRACE) System.err.printf(Locale.ROOT, "trace %s %s %s %d %d%n", engine, kind, which, wallStart,
+            System.currentTimeMillis());
+        r.reads.put(which, reads.stop());
       } catch (RuntimeException e) {
         String m = String.valueOf(e.getMessage());
         r.refused.put(which, m.length() > 120 ? m.substring(0, 120) + "..." : m);
@@ -213,7 +223,9 @@ public final class RowLevelBenchmark {
     System.out.println();
     System.out.printf(Locale.ROOT, "Row-level statements, %d rows, %s, answers checked against plain Spark %s%n",
         rows, master, expected);
-    System.out.printf(Locale.ROOT, "cold = first run, warm = median of %d runs, ms%n", runs);
+    System.out.printf(Locale.ROOT, "cold = first run, warm = median of %d runs, ms; read = rows the statement's tasks"
+        + " read from the table (Spark's input metrics) and data files its scans planned (the connector's scan metric),"
+        + " in the cold run%n", runs);
     System.out.printf(Locale.ROOT, "%-10s %-7s %10s %10s %10s %10s %10s %10s   %s%n", "table", "engine", "merge cold",
         "warm", "delete cold", "warm", "update cold", "warm", "data files after");
     for (Map.Entry<String, Map<String, Runs>> k : results.entrySet()) {
@@ -228,6 +240,12 @@ public final class RowLevelBenchmark {
         }
         line.append("   ").append(r.cold.files);
         System.out.println(line);
+        StringBuilder read = new StringBuilder(String.format(Locale.ROOT, "%-10s %-7s", "", "read"));
+        for (String which : STATEMENTS) {
+          StatementReads.Reads rd = r.cold.reads.get(which);
+          read.append(String.format(Locale.ROOT, " %21s", rd == null ? "-" : rd.rows + " rows/" + rd.files + " files"));
+        }
+        System.out.println(read);
         for (Map.Entry<String, String> f : r.cold.refused.entrySet()) {
           System.out.println("           " + engine + " refused " + f.getKey() + ": " + f.getValue());
         }

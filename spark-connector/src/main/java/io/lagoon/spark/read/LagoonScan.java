@@ -203,12 +203,13 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   }
 
   /**
-   * Primary-key tables: keeps only the files {@code keep} accepts (a runtime filter by key): a file
-   * whose key range holds none of the keys looked for holds no record of them, and the others are
-   * still merged together.
+   * Keeps only the files {@code keep} accepts (a runtime filter by key or value range), on top of
+   * any kept before. On a primary-key table a file whose key range holds none of the keys looked
+   * for holds no record of them, and the others are still merged together.
    */
   synchronized void keepKeyRanges(java.util.function.Predicate<DataFileMeta> keep) {
-    keptKeyRanges = keep;
+    java.util.function.Predicate<DataFileMeta> before = keptKeyRanges;
+    keptKeyRanges = before == null ? keep : f -> before.test(f) && keep.test(f);
     pkPartitions = null;
     partitions = null;
   }
@@ -231,6 +232,17 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
       }
     }
     return n;
+  }
+
+  /** The paths of every file the scan planned, before runtime filters. */
+  synchronized java.util.Set<String> plannedFiles() {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    for (DataSplit split : plan().splits) for (DataFileMeta f : split.files) out.add(path(split, f));
+    return out;
+  }
+
+  FileStoreTable table() {
+    return table;
   }
 
   /** Keeps only the files with these paths (a runtime filter of a copy-on-write rewrite). */
@@ -280,9 +292,10 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
   public CustomTaskMetric[] reportDriverMetrics() {
     ScanPlan p = plan();
     long hidden = table.hasPrimaryKey() ? pkPartitions().level0Hidden : 0;
+    long read = filesToRead(); // after runtime filters
     return new CustomTaskMetric[] {
-        ScanMetrics.value(ScanMetrics.FILES_SCANNED, p.filesScanned - hidden),
-        ScanMetrics.value(ScanMetrics.FILES_SKIPPED, p.filesSkipped + hidden),
+        ScanMetrics.value(ScanMetrics.FILES_SCANNED, read - hidden),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED, p.filesSkipped + (p.filesScanned - read) + hidden),
         ScanMetrics.value(ScanMetrics.MANIFESTS_SKIPPED, p.manifestsSkipped),
         ScanMetrics.value(ScanMetrics.SECTIONS_MERGED, table.hasPrimaryKey() ? pkPartitions().sectionsMerged : 0)};
   }

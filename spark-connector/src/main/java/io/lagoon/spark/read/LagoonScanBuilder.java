@@ -86,11 +86,11 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     return true; // Spark keeps its own LIMIT; we only stop planning files early
   }
 
-  /** Build a {@link KeyPruningScan} (the target of a row-level statement on a primary-key table). */
+  /** Build a {@link KeyPruningScan} (the target of a row-level statement, pruned at run time). */
   private boolean keyPruning;
 
   public LagoonScanBuilder withKeyPruning() {
-    keyPruning = table.hasPrimaryKey() && !table.schema().trimmedPrimaryKeys().isEmpty();
+    keyPruning = !KeyPruningScan.prunableColumns(table).isEmpty();
     return this;
   }
 

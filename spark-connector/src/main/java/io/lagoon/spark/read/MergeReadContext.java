@@ -59,7 +59,7 @@ final class MergeReadContext implements Serializable {
     }
     Set<String> valueColumns = MergeReadColumns.valueColumns(schema, projected);
     KeyValueFileReader columnar = null;
-    if (columnarDeduplicate(schema, required) && KeyValueFileReader.supportsBatches(spark, table, valueColumns)) {
+    if (columnarDeduplicate(schema) && KeyValueFileReader.supportsBatches(spark, table, valueColumns)) {
       columnar = KeyValueFileReader.buildColumnar(spark, table, valueColumns, formats);
     }
     return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns, formats), columnar, schema,
@@ -68,17 +68,13 @@ final class MergeReadContext implements Serializable {
 
   /**
    * Whether {@link DeduplicateBatchMerge} gives this table's merge: deduplicate whose last record
-   * wins (no {@code ignore-delete}), ordered by sequence number alone, one integral key, atomic
-   * output columns.
+   * wins (no {@code ignore-delete}), ordered by sequence number alone, one integral key.
    */
-  private static boolean columnarDeduplicate(TableSchema schema, StructType required) {
+  private static boolean columnarDeduplicate(TableSchema schema) {
     if (new MergeOptions(schema.options()).engine() != MergeEngine.DEDUPLICATE) return false;
     if (!MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()).resultIsLastRecord()) return false;
     if (MergeFunctions.recordOrder(schema.options(), schema.fields()).hasSequenceFields()) return false;
-    if (new KeyComparator(new KeyValueLayout(schema).keyTypes()).singleKeyWidth() == 0) return false;
-    DataType[] types = new DataType[required.fields().length];
-    for (int i = 0; i < types.length; i++) types[i] = required.fields()[i].dataType();
-    return DeduplicateBatchMerge.supports(types);
+    return new KeyComparator(new KeyValueLayout(schema).keyTypes()).singleKeyWidth() != 0;
   }
 
   /**
@@ -90,7 +86,7 @@ final class MergeReadContext implements Serializable {
     int[] sources = new int[outputPositions.length];
     for (int i = 0; i < sources.length; i++) sources[i] = columnar.columnOf(outputPositions[i]);
     int width = new KeyComparator(new KeyValueLayout(schema).keyTypes()).singleKeyWidth();
-    return new DeduplicateBatchMerge(columnar, bucketDir, sections, width, sources, outputTypes);
+    return new DeduplicateBatchMerge(columnar, bucketDir, sections, width, sources);
   }
 
   /** A fresh reader (merge functions keep state, so one per task). */

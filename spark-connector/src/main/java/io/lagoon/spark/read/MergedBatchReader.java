@@ -8,12 +8,12 @@ import org.apache.spark.sql.execution.RowToColumnConverter;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * The merged rows of a {@link MergeInputPartition} as columnar batches: straight from the files'
- * batches when {@link DeduplicateBatchMerge} applies, else merged rows converted into vectors.
+ * The merged rows of a {@link MergeInputPartition} as columnar batches: the files' own batches
+ * seen through their merged rows when {@link DeduplicateBatchMerge} applies, else merged rows
+ * converted into vectors.
  * Spark wants one mode for every partition of a scan, and a columnar scan keeps raw files on the
  * vectorized reader.
  */
@@ -24,38 +24,50 @@ final class MergedBatchReader implements PartitionReader<ColumnarBatch> {
   private final DeduplicateBatchMerge columnar;
   private final MergedRowsReader rows;
   private final RowToColumnConverter converter;
+  /** The row path's vectors and batch (null on the columnar path). */
   private final WritableColumnVector[] vectors;
-  private final ColumnarBatch batch;
+  private final ColumnarBatch converted;
+  private ColumnarBatch current;
   private long merged;
 
   MergedBatchReader(MergeInputPartition partition, MergeReadContext context) {
     this.columnar = context.newBatchMerge(new Path(partition.bucketDir()), partition.sections());
-    this.rows = columnar == null ? new MergedRowsReader(partition, context) : null;
     StructType schema = context.required;
-    this.converter = new RowToColumnConverter(schema);
-    this.vectors = OnHeapColumnVector.allocateColumns(BATCH_ROWS, schema);
-    this.batch = new ColumnarBatch(vectors.clone());
+    if (columnar == null) {
+      this.rows = new MergedRowsReader(partition, context);
+      this.converter = new RowToColumnConverter(schema);
+      this.vectors = OnHeapColumnVector.allocateColumns(BATCH_ROWS, schema);
+      this.converted = new ColumnarBatch(vectors.clone());
+    } else {
+      this.rows = null;
+      this.converter = null;
+      this.vectors = null;
+      this.converted = null;
+    }
   }
 
   @Override
   public boolean next() {
+    if (columnar != null) {
+      current = columnar.next();
+      if (current == null) return false;
+      merged += current.numRows();
+      return true;
+    }
     for (WritableColumnVector v : vectors) v.reset();
     int n = 0;
-    if (columnar != null) {
-      n = columnar.next(vectors, BATCH_ROWS);
-      merged += n;
-    }
-    while (rows != null && n < BATCH_ROWS && rows.next()) {
+    while (n < BATCH_ROWS && rows.next()) {
       converter.convert(rows.get(), vectors);
       n++;
     }
-    batch.setNumRows(n);
+    converted.setNumRows(n);
+    current = converted;
     return n > 0;
   }
 
   @Override
   public ColumnarBatch get() {
-    return batch;
+    return current;
   }
 
   @Override
@@ -69,6 +81,6 @@ final class MergedBatchReader implements PartitionReader<ColumnarBatch> {
   public void close() {
     if (columnar != null) columnar.close();
     if (rows != null) rows.close();
-    batch.close();
+    if (converted != null) converted.close();
   }
 }

@@ -16,13 +16,13 @@ public final class ScanMetrics {
 
   private ScanMetrics() {}
 
-  /** Data files the scan reads after pruning. */
+  /** Data files the scan reads after pruning (runtime filters included). */
   public static final class FilesScanned extends CustomSumMetric {
     @Override public String name() { return FILES_SCANNED; }
     @Override public String description() { return "data files scanned"; }
   }
 
-  /** Data files pruned by partition filters and min/max stats. */
+  /** Data files pruned by partition filters, min/max stats and runtime filters. */
   public static final class FilesSkipped extends CustomSumMetric {
     @Override public String name() { return FILES_SKIPPED; }
     @Override public String description() { return "data files skipped"; }

@@ -2,6 +2,7 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.SparkTypes;
+import io.lagoon.spark.read.KeyPruningScan;
 import io.lagoon.spark.read.LagoonScanBuilder;
 import io.lagoon.spark.read.MetadataColumns;
 import org.apache.spark.sql.connector.expressions.Expressions;
@@ -16,9 +17,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * DELETE, UPDATE and MERGE on an append table with deletion vectors: rows are identified by
  * {@code (_file, _pos)}; a deleted row's position joins its file's vector, an updated row is
- * deleted there and written anew, an inserted row is written. No data file is rewritten.
+ * deleted there and written anew, an inserted row is written. No data file is rewritten. The
+ * target scan can be pruned at run time by the values a MERGE looks for ({@link PrunableTarget}).
  */
-public final class AppendDeltaOperation implements SupportsDelta {
+public final class AppendDeltaOperation implements SupportsDelta, PrunableTarget {
   private final FileStoreTable table;
   private final Command command;
 
@@ -34,7 +36,13 @@ public final class AppendDeltaOperation implements SupportsDelta {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields()));
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).withKeyPruning();
+  }
+
+  /** A file whose value range of the column holds none of the values looked for has no match. */
+  @Override
+  public boolean prunesBy(String column) {
+    return KeyPruningScan.prunableColumns(table).contains(column);
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.table.UncommittedFiles;
 import io.lagoon.core.write.AppendTableWriter;
 import java.io.IOException;
 import java.io.Serializable;
@@ -51,6 +50,8 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
   @Override
   public DeltaBatchWrite toBatch() {
     return new DeltaBatchWrite() {
+      private final WriteCommit commits = new WriteCommit(table);
+
       @Override
       public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
         return new Factory(table);
@@ -67,14 +68,14 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
         }
         // An UPDATE or MERGE writes new versions of what it deletes: two of them must not both win.
         if (command != RowLevelOperation.Command.DELETE) delta.exclusiveDeletes();
-        WriteCommit.run(table, added, () -> delta.addFiles(added).commit());
+        commits.run(added, () -> delta.addFiles(added).commit());
       }
 
       @Override
       public void abort(WriterCommitMessage[] messages) {
-        for (WriterCommitMessage m : messages) {
-          if (m instanceof Message) UncommittedFiles.deleteData(table, ((Message) m).files);
-        }
+        List<ManifestEntry> written = new ArrayList<>();
+        for (WriterCommitMessage m : messages) if (m instanceof Message) written.addAll(((Message) m).files);
+        commits.abort(written);
       }
     };
   }

@@ -2,7 +2,6 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.table.UncommittedFiles;
 import io.lagoon.spark.read.RewriteScan;
 import java.util.List;
 import java.util.function.Supplier;
@@ -34,6 +33,8 @@ final class CopyOnWriteWrite extends LagoonWrite {
   @Override
   public BatchWrite toBatch() {
     return new BatchWrite() {
+      private final WriteCommit commits = new WriteCommit(table);
+
       @Override
       public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
         return new AppendWriterFactory(table, true);
@@ -42,12 +43,12 @@ final class CopyOnWriteWrite extends LagoonWrite {
       @Override
       public void commit(WriterCommitMessage[] messages) {
         List<ManifestEntry> added = WriteCommit.files(messages);
-        WriteCommit.run(table, added, () -> table.newRowDelta().removeFiles(scan.get().filesRead()).addFiles(added).commit());
+        commits.run(added, () -> table.newRowDelta().removeFiles(scan.get().filesRead()).addFiles(added).commit());
       }
 
       @Override
       public void abort(WriterCommitMessage[] messages) {
-        UncommittedFiles.deleteData(table, WriteCommit.files(messages));
+        commits.abort(WriteCommit.files(messages));
       }
     };
   }

@@ -2,7 +2,6 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.table.UncommittedFiles;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,11 +16,13 @@ public class LagoonBatchWrite implements BatchWrite {
   private final FileStoreTable table;
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
+  private final WriteCommit commits;
 
   LagoonBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
     this.table = table;
     this.mode = mode;
     this.overwriteFilters = overwriteFilters;
+    this.commits = new WriteCommit(table);
   }
 
   @Override
@@ -32,7 +33,7 @@ public class LagoonBatchWrite implements BatchWrite {
   @Override
   public void commit(WriterCommitMessage[] messages) {
     List<ManifestEntry> added = WriteCommit.files(messages);
-    WriteCommit.run(table, added, () -> {
+    commits.run(added, () -> {
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, added);
       if (overwrite == null) table.newAppend().add(added).commit();
       else table.newOverwrite(overwrite).add(added).commit();
@@ -41,6 +42,6 @@ public class LagoonBatchWrite implements BatchWrite {
 
   @Override
   public void abort(WriterCommitMessage[] messages) {
-    UncommittedFiles.deleteData(table, WriteCommit.files(messages));
+    commits.abort(WriteCommit.files(messages));
   }
 }

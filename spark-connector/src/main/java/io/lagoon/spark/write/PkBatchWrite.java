@@ -7,7 +7,6 @@ import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -35,6 +34,7 @@ class PkBatchWrite implements BatchWrite {
 
   /** A MERGE run as an upsert: its rows must have distinct keys. */
   private final boolean mergeUpsert;
+  private final WriteCommit commits;
 
   PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
     this(table, mode, overwriteFilters, false);
@@ -44,6 +44,7 @@ class PkBatchWrite implements BatchWrite {
                boolean mergeUpsert) {
     this.mergeUpsert = mergeUpsert;
     this.table = table;
+    this.commits = new WriteCommit(table);
     this.mode = mode;
     this.overwriteFilters = overwriteFilters;
     try {
@@ -82,7 +83,7 @@ class PkBatchWrite implements BatchWrite {
       created.addAll(((PkCommitMessage) m).createdFiles());
       newFiles.addAll(((PkCommitMessage) m).result().newFiles);
     }
-    WriteCommit.run(table, created,
+    commits.run(created,
         () -> commitResults(results, OverwritePartitions.of(table, mode, overwriteFilters, newFiles)));
   }
 
@@ -96,6 +97,6 @@ class PkBatchWrite implements BatchWrite {
     for (WriterCommitMessage m : messages) {
       if (m instanceof PkCommitMessage) created.addAll(((PkCommitMessage) m).createdFiles());
     }
-    UncommittedFiles.deleteData(table, created);
+    commits.abort(created);
   }
 }

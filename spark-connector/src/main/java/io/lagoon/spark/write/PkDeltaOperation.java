@@ -5,6 +5,7 @@ import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.engine.RowLevelRules;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.SparkTypes;
+import io.lagoon.spark.read.KeyPruningScan;
 import io.lagoon.spark.read.LagoonScanBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * (Spark wants row id columns NOT NULL: with a nullable sequence field, retractions are refused).
  * What the table's merge engine cannot apply is refused before anything runs.
  */
-public final class PkDeltaOperation implements SupportsDelta {
+public final class PkDeltaOperation implements SupportsDelta, PrunableTarget {
   private final FileStoreTable table;
   private final Command command;
   private io.lagoon.spark.read.LagoonScan scan;
@@ -92,10 +93,10 @@ public final class PkDeltaOperation implements SupportsDelta {
     }
   }
 
-  /** The key column the target scan can be pruned by at run time ({@code KeyPruningScan}). */
-  public String firstKeyColumn() {
-    java.util.List<String> trimmed = table.schema().trimmedPrimaryKeys();
-    return trimmed.isEmpty() ? null : trimmed.get(0);
+  /** Only the first key column: a file's other values may be shadowed by newer files. */
+  @Override
+  public boolean prunesBy(String column) {
+    return KeyPruningScan.prunableColumns(table).contains(column);
   }
 
   @Override

@@ -7,29 +7,60 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
- * The driver's commit step every batch write shares: run the commit, and if it fails delete the
- * files the tasks wrote that the latest snapshot does not reference (a statement that publishes
- * two snapshots may fail after the first, whose files must stay).
+ * The driver's commit step every batch write shares, one per write: run the commit, and if it
+ * fails delete the files the tasks wrote that no snapshot can reference. When no snapshot was
+ * published since the commit began, that is all of them; otherwise only those the latest snapshot
+ * does not reference (a statement that publishes two snapshots may fail after the first, whose
+ * files must stay). Spark's abort comes after a failed job (nothing was committed: every file
+ * goes) or after the commit threw (cleaned up already: nothing more goes).
  */
 final class WriteCommit {
-  private WriteCommit() {}
+  private final FileStoreTable table;
+  private boolean attempted;
+
+  WriteCommit(FileStoreTable table) {
+    this.table = table;
+  }
 
   interface Commit {
     void run() throws IOException;
   }
 
-  static void run(FileStoreTable table, List<ManifestEntry> written, Commit commit) {
+  void run(List<ManifestEntry> written, Commit commit) {
+    attempted = true;
+    Optional<Long> before = latestId();
     try {
       commit.run();
     } catch (IOException e) {
-      UncommittedFiles.deleteUnreferenced(table, written);
+      cleanUp(written, before);
       throw new UncheckedIOException("Commit to " + table.fullName() + " failed: " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      UncommittedFiles.deleteUnreferenced(table, written);
+      cleanUp(written, before);
       throw e;
+    }
+  }
+
+  /** Spark's abort of the write, with the files of the tasks that finished. */
+  void abort(List<ManifestEntry> written) {
+    if (!attempted) UncommittedFiles.deleteData(table, written);
+  }
+
+  private void cleanUp(List<ManifestEntry> written, Optional<Long> before) {
+    Optional<Long> now = latestId();
+    if (before.isPresent() && before.equals(now)) UncommittedFiles.deleteData(table, written);
+    else UncommittedFiles.deleteUnreferenced(table, written);
+  }
+
+  /** The latest snapshot id (empty for none, or when it cannot be found). */
+  private Optional<Long> latestId() {
+    try {
+      return Optional.of(table.snapshots().latestId().orElse(0L));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
     }
   }
 

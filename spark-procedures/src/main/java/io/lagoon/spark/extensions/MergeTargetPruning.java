@@ -1,6 +1,6 @@
 package io.lagoon.spark.extensions;
 
-import io.lagoon.spark.write.PkDeltaOperation;
+import io.lagoon.spark.write.PrunableTarget;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.And;
@@ -23,10 +23,11 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import scala.runtime.AbstractPartialFunction;
 
 /**
- * Prunes the target of a MERGE into a primary-key table by the source's keys at run time: the
- * join of target and source gets a dynamic pruning filter on the target's first key column, fed by
- * the source's join keys, so the target scan ({@code KeyPruningScan}) reads only the files whose
- * key range holds one of them; EXPLAIN shows it as the scan's runtime filter. Spark's own dynamic
+ * Prunes the target of a MERGE by the source's keys at run time: the join of target and source
+ * gets a dynamic pruning filter on a target column of the join condition, fed by the source's
+ * values of it, so the target scan ({@code KeyPruningScan}) reads only the files whose range of
+ * that column holds one of them (the first key column of a primary-key table; a column with value
+ * stats of an append table with deletion vectors); EXPLAIN shows it as the scan's runtime filter. Spark's own dynamic
  * pruning would only do this for a source with a selective filter. Only joins where dropping
  * target rows is safe (inner, or outer joins that keep the source side) are pruned, and only for
  * sources Spark estimates at most {@link #MAX_SOURCE_BYTES}: the source's keys are collected on the
@@ -69,8 +70,7 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
       return join; // pruned already
     }
     DataSourceV2Relation relation = target(targetSide);
-    String keyColumn = ((PkDeltaOperation) ((RowLevelOperationTable) relation.table()).operation()).firstKeyColumn();
-    if (keyColumn == null) return join;
+    PrunableTarget operation = (PrunableTarget) ((RowLevelOperationTable) relation.table()).operation();
     List<Expression> conjuncts = new ArrayList<>();
     split(join.condition().get(), conjuncts);
     for (Expression c : conjuncts) {
@@ -78,10 +78,10 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
       EqualTo eq = (EqualTo) c;
       Expression key = null;
       Expression value = null;
-      if (isKey(eq.left(), relation, keyColumn) && eq.right().references().subsetOf(sourceSide.outputSet())) {
+      if (isColumn(eq.left(), relation, operation) && eq.right().references().subsetOf(sourceSide.outputSet())) {
         key = eq.left();
         value = eq.right();
-      } else if (isKey(eq.right(), relation, keyColumn) && eq.left().references().subsetOf(sourceSide.outputSet())) {
+      } else if (isColumn(eq.right(), relation, operation) && eq.left().references().subsetOf(sourceSide.outputSet())) {
         key = eq.right();
         value = eq.left();
       }
@@ -106,17 +106,18 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
     return join;
   }
 
-  /** The primary-key target relation of a row-level statement in this subtree, or null. */
+  /** The target relation of a prunable row-level statement in this subtree, or null. */
   private static DataSourceV2Relation target(LogicalPlan side) {
     scala.Option<LogicalPlan> found = side.find(n -> n instanceof DataSourceV2Relation
         && ((DataSourceV2Relation) n).table() instanceof RowLevelOperationTable
-        && ((RowLevelOperationTable) ((DataSourceV2Relation) n).table()).operation() instanceof PkDeltaOperation);
+        && ((RowLevelOperationTable) ((DataSourceV2Relation) n).table()).operation() instanceof PrunableTarget);
     return found.isDefined() ? (DataSourceV2Relation) found.get() : null;
   }
 
-  private static boolean isKey(Expression e, DataSourceV2Relation relation, String keyColumn) {
-    return e instanceof Attribute && ((Attribute) e).name().equals(keyColumn)
-        && relation.outputSet().contains((Attribute) e);
+  /** Whether the expression is a target column its scan prunes by. */
+  private static boolean isColumn(Expression e, DataSourceV2Relation relation, PrunableTarget operation) {
+    return e instanceof Attribute && relation.outputSet().contains((Attribute) e)
+        && operation.prunesBy(((Attribute) e).name());
   }
 
   private static void split(Expression e, List<Expression> out) {

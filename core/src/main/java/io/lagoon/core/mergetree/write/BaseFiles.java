@@ -78,7 +78,7 @@ final class BaseFiles {
       ManifestFileMeta m = manifests.get(i);
       if (read.contains(m.fileName) || !mayContain(m.partitionStats, wanted)) continue;
       read.add(m.fileName);
-      for (ManifestEntry e : table.manifests().readManifest(m.fileName)) {
+      for (ManifestEntry e : table.manifests().readManifest(m)) {
         entries.computeIfAbsent(Arrays.toString(e.partition), k -> new TreeMap<>())
             .computeIfAbsent(i, k -> new ArrayList<>()).add(e);
       }
