@@ -32,7 +32,10 @@ public final class KeyPruningScan extends LagoonScan implements SupportsRuntimeV
   KeyPruningScan(FileStoreTable table, StructType tableSchema, StructType required, List<String> metadata,
                  List<Filter> filters) {
     super(table, tableSchema, required, metadata, filters, null, false);
-    for (String c : prunableColumns(table)) columns.put(c, ColumnBounds.of(table, c));
+    for (DataField f : table.schema().fields()) {
+      ColumnBounds bounds = ColumnBounds.of(table, f.name());
+      if (bounds != null) columns.put(f.name(), bounds);
+    }
   }
 
   /** The columns a target scan of this table can be pruned by at run time. */

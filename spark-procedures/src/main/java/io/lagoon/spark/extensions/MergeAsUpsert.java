@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases$;
 import org.apache.spark.sql.catalyst.expressions.Alias;
-import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
@@ -112,7 +111,7 @@ public final class MergeAsUpsert extends Rule<LogicalPlan> {
     Set<String> keys = new HashSet<>(table.schema().primaryKeys());
     Set<String> covered = new HashSet<>();
     List<Expression> conjuncts = new ArrayList<>();
-    split(condition, conjuncts);
+    Conjuncts.split(condition, conjuncts);
     for (Expression c : conjuncts) {
       if (!(c instanceof EqualTo)) return false;
       EqualTo eq = (EqualTo) c;
@@ -134,14 +133,6 @@ public final class MergeAsUpsert extends Rule<LogicalPlan> {
     return null;
   }
 
-  private static void split(Expression e, List<Expression> out) {
-    if (e instanceof And) {
-      split(((And) e).left(), out);
-      split(((And) e).right(), out);
-    } else {
-      out.add(e);
-    }
-  }
 
   private static <T> Seq<T> emptySeq() {
     return JavaConverters.asScalaBuffer(new ArrayList<T>()).toSeq();

@@ -3,7 +3,6 @@ package io.lagoon.spark.extensions;
 import io.lagoon.spark.write.PrunableTarget;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.DynamicPruningSubquery;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
@@ -72,7 +71,7 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
     DataSourceV2Relation relation = target(targetSide);
     PrunableTarget operation = (PrunableTarget) ((RowLevelOperationTable) relation.table()).operation();
     List<Expression> conjuncts = new ArrayList<>();
-    split(join.condition().get(), conjuncts);
+    Conjuncts.split(join.condition().get(), conjuncts);
     for (Expression c : conjuncts) {
       if (!(c instanceof EqualTo)) continue;
       EqualTo eq = (EqualTo) c;
@@ -118,14 +117,5 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
   private static boolean isColumn(Expression e, DataSourceV2Relation relation, PrunableTarget operation) {
     return e instanceof Attribute && relation.outputSet().contains((Attribute) e)
         && operation.prunesBy(((Attribute) e).name());
-  }
-
-  private static void split(Expression e, List<Expression> out) {
-    if (e instanceof And) {
-      split(((And) e).left(), out);
-      split(((And) e).right(), out);
-    } else {
-      out.add(e);
-    }
   }
 }
