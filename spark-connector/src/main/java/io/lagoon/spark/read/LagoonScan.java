@@ -123,9 +123,38 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
         }
         p = new ScanPlan(p.snapshot, splits, p.filesScanned, p.filesSkipped, p.manifestsSkipped);
       }
-      pkPartitions = PkPartitions.plan(table, p, vectors, SplitSize.of(p, conf), conf.filesOpenCostInBytes());
+      long maxBytes = SplitSize.of(p, conf);
+      // Decided once, on the plan before runtime filters (which only drop files).
+      if (perBucket == null) perBucket = perBucketAsked && PkPartitions.canPlanPerBucket(table, p, maxBytes);
+      pkPartitions = perBucket ? PkPartitions.perBucket(table, p)
+          : PkPartitions.plan(table, p, vectors, maxBytes, conf.filesOpenCostInBytes());
     }
     return pkPartitions;
+  }
+
+  private boolean perBucketAsked;
+  /** Whether the scan is planned one task per bucket; decided when first planned. */
+  private Boolean perBucket;
+
+  /**
+   * Asks for one task per bucket of a primary-key table, each merging the whole bucket: a
+   * row-level statement that keeps every row in its bucket can then write each task's rows without
+   * a shuffle. Granted where the table allows it and no bucket is much larger than a split (a
+   * larger one would lose the parallel read of its sections); see {@link #bucketAligned}.
+   */
+  public synchronized void planPerBucket() {
+    if (pkPartitions != null) throw new IllegalStateException("Already planned");
+    perBucketAsked = true;
+  }
+
+  /**
+   * Whether every task reads exactly the rows of one bucket of one partition, and no two tasks
+   * read the same bucket (plans the scan if not planned yet).
+   */
+  public synchronized boolean bucketAligned() {
+    if (!perBucketAsked || !table.hasPrimaryKey()) return false;
+    pkPartitions();
+    return perBucket;
   }
 
   /** Whether every planned file range is a whole file (so positions can be counted, see DataFileReader). */

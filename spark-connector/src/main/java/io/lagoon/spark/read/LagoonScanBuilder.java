@@ -94,11 +94,20 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     return this;
   }
 
+  /** Plan one task per bucket where the table allows it ({@link LagoonScan#planPerBucket}). */
+  private boolean perBucket;
+
+  public LagoonScanBuilder perBucket() {
+    perBucket = true;
+    return this;
+  }
+
   @Override
   public Scan build() {
     LagoonScan scan = keyPruning
         ? new KeyPruningScan(table, tableSchema, required, metadata, Arrays.asList(pushed))
         : new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    if (perBucket) scan.planPerBucket();
     onBuild.accept(scan);
     return scan;
   }

@@ -4,6 +4,7 @@ import io.lagoon.core.deletionvectors.DeletionVectorIndex;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.Section;
 import io.lagoon.core.mergetree.read.BucketReadPlan;
+import io.lagoon.core.mergetree.LevelZeroVisibility;
 import io.lagoon.core.scan.DataSplit;
 import io.lagoon.core.scan.ScanPlan;
 import io.lagoon.core.table.FileStoreTable;
@@ -16,7 +17,8 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * Input partitions of a primary-key table scan. What each bucket reads comes from core
  * ({@link BucketReadPlan}): raw files become byte ranges packed like an append table's files;
  * merge sections of the same bucket are packed whole, in key order, into
- * {@link MergeInputPartition}s of about {@code maxBytes}.
+ * {@link MergeInputPartition}s of about {@code maxBytes}. Planned {@link #perBucket}, every bucket is
+ * one merge partition of all its sections, so a task holds exactly the rows of one bucket.
  */
 final class PkPartitions {
   final InputPartition[] partitions;
@@ -34,6 +36,36 @@ final class PkPartitions {
 
   boolean anyMerge() {
     return sectionsMerged > 0;
+  }
+
+  /**
+   * Whether a scan can be planned one task per bucket: with fixed buckets, where no level is hidden
+   * (so every file can be merged, and no deletion vectors apply), and no bucket holds more than
+   * twice {@code maxBytes} (a larger one would lose the parallel read of its sections).
+   */
+  static boolean canPlanPerBucket(FileStoreTable table, ScanPlan plan, long maxBytes) {
+    if (!table.hasPrimaryKey() || table.options().bucket() <= 0 || LevelZeroVisibility.hidden(table.schema())) {
+      return false;
+    }
+    for (DataSplit split : plan.splits) {
+      long bytes = 0;
+      for (DataFileMeta f : split.files) bytes += f.fileSize;
+      if (bytes > 2 * maxBytes) return false;
+    }
+    return true;
+  }
+
+  /** One merge partition per bucket holding every section of it; see {@link #canPlanPerBucket}. */
+  static PkPartitions perBucket(FileStoreTable table, ScanPlan plan) {
+    List<InputPartition> out = new ArrayList<>();
+    long sections = 0;
+    for (DataSplit split : plan.splits) {
+      BucketReadPlan read = BucketReadPlan.of(table, split.files);
+      if (read.inKeyOrder.isEmpty()) continue;
+      sections += read.inKeyOrder.size();
+      out.add(new MergeInputPartition(new Path(table.dir(), split.bucketPath).toString(), read.inKeyOrder));
+    }
+    return new PkPartitions(out.toArray(new InputPartition[0]), sections, 0, 0);
   }
 
   static PkPartitions plan(FileStoreTable table, ScanPlan plan, DeletionVectorIndex vectors, long maxBytes,

@@ -50,8 +50,11 @@ public final class PkDeltaOperation implements SupportsDelta, PrunableTarget {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).withKeyPruning()
-        .onBuild(s -> scan = s);
+    LagoonScanBuilder b = new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).withKeyPruning();
+    // A DELETE or UPDATE that keeps rows in their buckets can then skip the shuffle to buckets
+    // (the SQL extensions' BucketAlignedWrites); a MERGE joins, so its rows move anyway.
+    if (command != Command.MERGE) b.perBucket();
+    return b.onBuild(s -> scan = s);
   }
 
   @Override

@@ -8,7 +8,8 @@ import scala.runtime.BoxedUnit;
  * Lagoon's SQL extensions: {@code spark.sql.extensions=io.lagoon.spark.extensions.LagoonSparkSessionExtensions}.
  * Everything Spark parses keeps parsing as before; the extensions add plan rules (a plain upsert
  * MERGE into a primary-key table runs as an upsert write, {@link MergeAsUpsert}; other MERGEs into
- * one read only the target files their source's keys may be in, {@link MergeTargetPruning}).
+ * one read only the target files their source's keys may be in, {@link MergeTargetPruning}; a DELETE
+ * or UPDATE of a primary-key table writes each bucket where it read it, {@link BucketAlignedWrites}).
  */
 public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -25,6 +26,12 @@ public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkS
       public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
           org.apache.spark.sql.SparkSession session) {
         return new MergeTargetPruning();
+      }
+    });
+    extensions.injectPlannerStrategy(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.execution.SparkStrategy apply(org.apache.spark.sql.SparkSession session) {
+        return new BucketAlignedWrites();
       }
     });
     return BoxedUnit.UNIT;

@@ -22,11 +22,17 @@ public final class BucketReadPlan {
   public final List<Section> merged;
   /** Level-0 files not visible yet (deletion vectors, first-row). */
   public final long hiddenLevel0;
+  /**
+   * Every section, raw ones as single-file sections, in key order: what one reader that merges
+   * the whole bucket reads. Empty where level 0 is hidden (nothing is merged there).
+   */
+  public final List<Section> inKeyOrder;
 
-  private BucketReadPlan(List<DataFileMeta> raw, List<Section> merged, long hiddenLevel0) {
+  private BucketReadPlan(List<DataFileMeta> raw, List<Section> merged, long hiddenLevel0, List<Section> inKeyOrder) {
     this.raw = raw;
     this.merged = merged;
     this.hiddenLevel0 = hiddenLevel0;
+    this.inKeyOrder = inKeyOrder;
   }
 
   public static BucketReadPlan of(FileStoreTable table, List<DataFileMeta> bucketFiles) {
@@ -49,13 +55,15 @@ public final class BucketReadPlan {
         }
         raw.add(f);
       }
-      return new BucketReadPlan(raw, merged, hidden);
+      return new BucketReadPlan(raw, merged, hidden, List.of());
     }
     MergeEngine engine = new MergeOptions(table.schema().options()).engine();
+    List<Section> all = new ArrayList<>();
     for (SectionRead s : SectionRead.plan(files, new KeyValueLayout(table.schema()).keyTypes(), engine)) {
       if (s.raw) raw.add(s.section.files().get(0));
       else merged.add(s.section);
+      all.add(s.section);
     }
-    return new BucketReadPlan(raw, merged, hidden);
+    return new BucketReadPlan(raw, merged, hidden, all);
   }
 }
