@@ -45,6 +45,22 @@ class MergeTargetPruningTest extends LagoonSparkTest {
     return t;
   }
 
+  /**
+   * Two overlapping files form one merged section; the source's key lies in one of them only, so
+   * pruning leaves that file alone, which is then read raw: the raw reader must exist although the
+   * plan before pruning had no raw file.
+   */
+  @Test
+  void aSectionLeftWithOneFileAfterPruningIsReadRaw() {
+    String t = "lake.prune.overlap";
+    sql("CREATE TABLE " + t + " (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+        + "'write-only' = 'true')");
+    sql("INSERT INTO " + t + " SELECT CAST(id AS INT), 'a' FROM range(1, 101)");
+    sql("INSERT INTO " + t + " SELECT CAST(id AS INT), 'b' FROM range(50, 61)");
+    sql("MERGE INTO " + t + " t USING (SELECT 10 AS id) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = 'x'");
+    assertEquals(list("a,88", "b,11", "x,1"), rows("SELECT v, count(*) FROM " + t + " GROUP BY v"));
+  }
+
   @Test
   void theMergeJoinPrunesTheTargetByTheSourceKeys() {
     String t = table("t", "");

@@ -46,6 +46,12 @@ public final class KeyPruningScan extends LagoonScan implements SupportsRuntimeV
   }
 
   /** The prunable columns the scan reads (Spark resolves each against the scan's output). */
+  /** Dropping files by key range can leave a single file of a merged section, which is read raw. */
+  @Override
+  boolean mayDropFilesAtRunTime() {
+    return true;
+  }
+
   @Override
   public NamedReference[] filterAttributes() {
     java.util.Set<String> read = new java.util.HashSet<>(Arrays.asList(readSchema().fieldNames()));

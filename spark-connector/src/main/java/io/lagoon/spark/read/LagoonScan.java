@@ -202,8 +202,24 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     return FilePacking.pack(ranges, maxBytes, openCost);
   }
 
+  /** Built once: Spark asks every copy of the scan's plan node, and each build broadcasts. */
+  private PartitionReaderFactory readerFactory;
+
+  /**
+   * Whether a runtime filter may later drop files of this scan's merged sections, leaving files
+   * that are read raw (so the raw readers must exist even when the plan has no raw section yet).
+   */
+  boolean mayDropFilesAtRunTime() {
+    return false;
+  }
+
   @Override
-  public PartitionReaderFactory createReaderFactory() {
+  public synchronized PartitionReaderFactory createReaderFactory() {
+    if (readerFactory == null) readerFactory = buildReaderFactory();
+    return readerFactory;
+  }
+
+  private PartitionReaderFactory buildReaderFactory() {
     SparkSession spark = SparkSession.active();
     boolean merging = table.hasPrimaryKey() && pkPartitions().anyMerge();
     // Columnar whenever the columns allow: merged sections become batches too (see MergedBatchReader).
@@ -220,7 +236,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
           + ": its rows are merged from several files (compact it fully, or use deletion vectors, to read files as they are)");
     }
     // Each reader below broadcasts the configuration per format: build only those the scan uses.
-    boolean rawFiles = !merging || pkPartitions().sectionsRaw > 0;
+    // The factory is built before runtime filters apply (Spark asks for it while planning).
+    boolean rawFiles = !merging || pkPartitions().sectionsRaw > 0 || mayDropFilesAtRunTime() && !bucketAligned();
     // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, wholeFileRewrite ? List.of() : filters,
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
