@@ -197,7 +197,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
     try {
       TableProperties props = TableProperties.of(id, properties);
       List<String> partitionKeys = partitionKeys(id, partitions, props.partitionKeys());
-      refuseUnsupportedLayout(id, props);
+      refuseUnsupportedLayout(id, props, schema);
       AtomicInteger ids = new AtomicInteger(-1);
       List<DataField> fields = SparkTypes.fromSpark(schema, ids);
       FileStoreTable t = catalog.createTable(id, fields, ids.get(), partitionKeys, props.primaryKeys(),
@@ -231,17 +231,14 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   }
 
   /**
-   * Fixed buckets without a primary key are valid in Paimon but not written by this version.
-   * Primary-key layouts are checked by the core catalog ({@code PrimaryKeyTableRules}).
+   * An append table's bucketing (fixed buckets need {@code bucket-key}); primary-key layouts are
+   * checked by the core catalog ({@code PrimaryKeyTableRules}).
    */
-  private static void refuseUnsupportedLayout(io.lagoon.core.catalog.Identifier id, TableProperties props) {
+  private static void refuseUnsupportedLayout(io.lagoon.core.catalog.Identifier id, TableProperties props,
+                                              StructType schema) {
     if (!props.primaryKeys().isEmpty()) return;
-    String bucket = props.options().get(TableOptions.BUCKET);
-    if (bucket != null && !bucket.trim().equals("-1")) {
-      throw new UnsupportedOperationException("Cannot create table " + id + ": fixed-bucket append tables ('bucket'='"
-          + bucket + "') are not supported by this Lagoon version yet; leave 'bucket' unset (or -1), or declare a "
-          + "'primary-key'");
-    }
+    io.lagoon.core.catalog.AppendTableRules.requireValidBucketing(id.toString(), props.options(),
+        java.util.Arrays.asList(schema.fieldNames()));
   }
 
   @Override

@@ -44,6 +44,12 @@ public final class RollingFileWriter {
   private long firstSequence;
 
   public RollingFileWriter(FileStoreTable table, Path bucketDir) {
+    this(table, bucketDir, 0);
+  }
+
+  /** @param firstSequence the sequence number of the first row written */
+  public RollingFileWriter(FileStoreTable table, Path bucketDir, long firstSequence) {
+    this.sequence = firstSequence;
     this.table = table;
     this.bucketDir = bucketDir;
     this.fileSchema = withFieldIds(table.schema().fields());

@@ -89,7 +89,7 @@ class PkDdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
-  void fixedBucketsWithoutAKeyStayRefused() {
-    refused("appendbk", "(id INT) TBLPROPERTIES ('bucket' = '4')", "fixed-bucket append tables", "not supported");
+  void fixedBucketsWithoutAPrimaryKeyNeedABucketKey() {
+    refused("appendbk", "(id INT) TBLPROPERTIES ('bucket' = '4')", "fixed-bucket append table needs 'bucket-key'");
   }
 }

@@ -40,6 +40,20 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
     return "LagoonDeletionVectorDelta " + command + " " + table.fullName();
   }
 
+  /**
+   * Deleted rows arrive as {@code (_file, _pos)} only, so no bucket can be computed for them; the
+   * new rows are routed to their buckets by the writer, each task writing its own files.
+   */
+  @Override
+  public org.apache.spark.sql.connector.distributions.Distribution requiredDistribution() {
+    return org.apache.spark.sql.connector.distributions.Distributions.unspecified();
+  }
+
+  @Override
+  public int requiredNumPartitions() {
+    return 0;
+  }
+
   /** A DELETE writes no rows, and its input has no data columns to sort by. */
   @Override
   public org.apache.spark.sql.connector.expressions.SortOrder[] requiredOrdering() {
@@ -54,7 +68,7 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
 
       @Override
       public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new Factory(table);
+        return new Factory(table, BaseSnapshot.latest(table));
       }
 
       @Override
@@ -93,14 +107,16 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
 
   private static final class Factory implements DeltaWriterFactory, Serializable {
     private final FileStoreTable table;
+    private final long baseSnapshotId;
 
-    Factory(FileStoreTable table) {
+    Factory(FileStoreTable table, long baseSnapshotId) {
       this.table = table;
+      this.baseSnapshotId = baseSnapshotId;
     }
 
     @Override
     public DeltaWriter<InternalRow> createWriter(int partitionId, long taskId) {
-      AppendTableWriter writer = new AppendTableWriter(table);
+      AppendTableWriter writer = new AppendTableWriter(table, baseSnapshotId);
       Map<String, PositionList> deleted = new HashMap<>();
       return new DeltaWriter<InternalRow>() {
         @Override

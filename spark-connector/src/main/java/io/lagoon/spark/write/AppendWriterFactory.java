@@ -17,18 +17,18 @@ public class AppendWriterFactory implements DataWriterFactory {
   /** Whether rows carry metadata columns after the table's (a rewrite's input does, in Spark 3.5). */
   private final boolean trailingMetadata;
 
-  AppendWriterFactory(FileStoreTable table) {
-    this(table, false);
-  }
+  /** The snapshot the write starts from: a fixed-bucket table numbers rows after it. */
+  private final long baseSnapshotId;
 
-  AppendWriterFactory(FileStoreTable table, boolean trailingMetadata) {
+  AppendWriterFactory(FileStoreTable table, boolean trailingMetadata, long baseSnapshotId) {
     this.table = table;
     this.trailingMetadata = trailingMetadata;
+    this.baseSnapshotId = baseSnapshotId;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    AppendTableWriter writer = new AppendTableWriter(table);
+    AppendTableWriter writer = new AppendTableWriter(table, baseSnapshotId);
     int arity = table.schema().fields().size();
     int[] columns = new int[arity];
     DataType[] types = new DataType[arity];

@@ -14,7 +14,8 @@ import org.apache.spark.sql.connector.write.Write;
 
 /**
  * A write into an append table. Rows are sorted by partition within each task, so a task keeps
- * one file open at a time and writes each partition's rows into as few files as possible.
+ * one file open per bucket at a time and writes each partition's rows into as few files as
+ * possible; a fixed-bucket table's rows are first clustered by bucket.
  */
 public class LagoonWrite implements Write, RequiresDistributionAndOrdering {
   private final FileStoreTable table;
@@ -35,9 +36,15 @@ public class LagoonWrite implements Write, RequiresDistributionAndOrdering {
     return "LagoonWrite " + table.fullName() + (mode == LagoonWriteBuilder.OverwriteMode.NONE ? "" : " overwrite=" + mode);
   }
 
+  /** A fixed-bucket table is written like a primary-key table: one task per (partition, bucket). */
   @Override
   public Distribution requiredDistribution() {
-    return Distributions.unspecified();
+    return table.options().bucket() > 0 ? BucketDistribution.of(table) : Distributions.unspecified();
+  }
+
+  @Override
+  public int requiredNumPartitions() {
+    return table.options().bucket() > 0 ? BucketDistribution.numPartitions(table) : 0;
   }
 
   @Override

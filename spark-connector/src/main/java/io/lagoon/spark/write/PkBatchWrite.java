@@ -47,11 +47,7 @@ class PkBatchWrite implements BatchWrite {
     this.commits = new WriteCommit(table);
     this.mode = mode;
     this.overwriteFilters = overwriteFilters;
-    try {
-      this.baseSnapshotId = table.snapshots().latestId().orElse(-1L);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
-    }
+    this.baseSnapshotId = BaseSnapshot.latest(table);
   }
 
   /**

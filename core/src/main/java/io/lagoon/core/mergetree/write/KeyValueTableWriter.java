@@ -10,6 +10,7 @@ import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.scan.BaseFiles;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
 import io.lagoon.core.mergetree.engine.RecordOrder;

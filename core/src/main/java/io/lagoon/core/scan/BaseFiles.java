@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree.write;
+package io.lagoon.core.scan;
 
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.manifest.IndexManifestEntry;
@@ -6,7 +6,6 @@ import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.manifest.ManifestFileMeta;
 import io.lagoon.core.manifest.SimpleStats;
 import io.lagoon.core.mergetree.KeyComparator;
-import io.lagoon.core.scan.LiveFiles;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.PaimonType;
@@ -27,7 +26,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * partition the task writes: only manifests whose partition stats may hold that partition are
  * read (each at most once), so a write into a few partitions of a large table reads little.
  */
-final class BaseFiles {
+public final class BaseFiles {
   private final FileStoreTable table;
   private final long snapshotId;
   private final List<PaimonType> partitionTypes = new ArrayList<>();
@@ -39,13 +38,13 @@ final class BaseFiles {
   private final Map<String, Map<Integer, List<ManifestEntry>>> live = new HashMap<>();
   private List<IndexManifestEntry> index;
 
-  BaseFiles(FileStoreTable table, long snapshotId) {
+  public BaseFiles(FileStoreTable table, long snapshotId) {
     this.table = table;
     this.snapshotId = snapshotId;
     for (DataField f : table.schema().partitionFields()) partitionTypes.add(f.type());
   }
 
-  List<ManifestEntry> of(byte[] partition, int bucket) throws IOException {
+  public List<ManifestEntry> of(byte[] partition, int bucket) throws IOException {
     if (snapshotId < 0) return List.of();
     String key = Arrays.toString(partition);
     Map<Integer, List<ManifestEntry>> buckets = live.get(key);
@@ -57,7 +56,7 @@ final class BaseFiles {
   }
 
   /** The base snapshot's index manifest entries (read once; empty without a base snapshot). */
-  List<IndexManifestEntry> vectorIndex() throws IOException {
+  public List<IndexManifestEntry> vectorIndex() throws IOException {
     if (snapshotId < 0) return List.of();
     if (index == null) {
       String manifest = table.snapshots().snapshot(snapshotId).indexManifest;
@@ -67,7 +66,7 @@ final class BaseFiles {
   }
 
   /** Manifests read so far (for tests). */
-  int manifestsRead() {
+  public int manifestsRead() {
     return read.size();
   }
 

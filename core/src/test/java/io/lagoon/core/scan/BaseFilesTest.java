@@ -1,4 +1,4 @@
-package io.lagoon.core.mergetree.write;
+package io.lagoon.core.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,8 @@ import io.lagoon.core.catalog.FileSystemCatalog;
 import io.lagoon.core.catalog.Identifier;
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.fs.FileIO;
+import io.lagoon.core.mergetree.write.KeyValueCommit;
+import io.lagoon.core.mergetree.write.KeyValueTableWriter;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.compact.TableCompaction;

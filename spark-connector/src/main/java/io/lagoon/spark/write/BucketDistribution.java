@@ -1,0 +1,61 @@
+package io.lagoon.spark.write;
+
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import io.lagoon.spark.functions.BucketKeyTypes;
+import io.lagoon.spark.functions.PaimonBucketFunction;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.Transform;
+
+/**
+ * How Spark must distribute the rows of a write into a fixed-bucket table (primary key or append
+ * with {@code bucket-key}): clustered by partition and by Paimon's bucket, computed by the
+ * catalog's {@code paimon_bucket} function, so each (partition, bucket) is written by exactly one
+ * task.
+ */
+final class BucketDistribution {
+  private BucketDistribution() {}
+
+  static Distribution of(FileStoreTable table) {
+    List<Expression> clustering = new ArrayList<>();
+    for (String p : table.schema().partitionKeys()) clustering.add(column(p));
+    // Unpartitioned: as many tasks as buckets, bucket b in task b (a hash of the bucket number
+    // would often put several buckets in one task and leave others idle).
+    clustering.add(bucket(table, clustering.isEmpty() ? PaimonBucketFunction.TASK_NAME : PaimonBucketFunction.NAME));
+    return Distributions.clustered(clustering.toArray(new Expression[0]));
+  }
+
+  /**
+   * An unpartitioned table has exactly {@code bucket} groups of rows, so that many tasks; a
+   * partitioned one has up to partitions x buckets, left to Spark's shuffle settings.
+   */
+  static int numPartitions(FileStoreTable table) {
+    return table.schema().partitionKeys().isEmpty() ? table.options().bucket() : 0;
+  }
+
+  /** {@code paimon_bucket(n, '<key types>', k1, k2, ...)} (or another function of the same arguments) over the bucket-key columns. */
+  private static Transform bucket(FileStoreTable table, String function) {
+    TableSchema s = table.schema();
+    List<String> keys = s.bucketKeys();
+    List<PaimonType> types = new ArrayList<>();
+    Expression[] args = new Expression[keys.size() + 2];
+    args[0] = Expressions.literal(table.options().bucket());
+    for (int i = 0; i < keys.size(); i++) {
+      types.add(s.field(keys.get(i)).type());
+      args[i + 2] = column(keys.get(i));
+    }
+    args[1] = Expressions.literal(BucketKeyTypes.encode(types));
+    return Expressions.apply(function, args);
+  }
+
+  /** Column names are parsed as SQL identifiers: quote them so names like {@code event-day} work. */
+  static Expression column(String name) {
+    return Expressions.column("`" + name.replace("`", "``") + "`");
+  }
+}
