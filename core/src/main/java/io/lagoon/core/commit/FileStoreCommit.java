@@ -46,8 +46,11 @@ public final class FileStoreCommit {
     int maxRetries = table.options().commitMaxRetries();
     for (int attempt = 0; ; attempt++) {
       List<Path> written = new ArrayList<>();
+      // The snapshot this attempt plans on; -1 until read (then any later snapshot may hold its files).
+      long readAt = -1;
       try {
         Optional<Snapshot> latest = sm.latest();
+        readAt = latest.map(x -> x.id).orElse(0L);
         CommitBase base = new CommitBase(table, latest.orElse(null));
         PlannedChange change = op.plan(base, written);
         if (!change.commit) {
@@ -80,7 +83,7 @@ public final class FileStoreCommit {
       } catch (IOException | RuntimeException e) {
         // The snapshot may have been published before the failure: keep what it may reference.
         deleteAll(written);
-        UncommittedFiles.deleteUnreferenced(table, op.newDataFiles());
+        if (readAt >= 0) UncommittedFiles.deleteUnreferenced(table, op.newDataFiles(), readAt);
         throw e;
       }
       deleteAll(written);

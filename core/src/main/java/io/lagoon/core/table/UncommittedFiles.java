@@ -1,6 +1,8 @@
 package io.lagoon.core.table;
 
+import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.manifest.ManifestFileMeta;
 import io.lagoon.core.scan.LiveFiles;
 import io.lagoon.core.snapshot.Snapshot;
 import java.io.IOException;
@@ -15,8 +17,8 @@ import org.apache.hadoop.fs.Path;
 /**
  * Removes files a write or an attempt created but did not commit, in one place. Deleting is best
  * effort: a file left behind is an orphan that orphan removal takes later, never a problem for
- * readers. When it is not certain that nothing committed a file, only files the latest snapshot
- * does not reference are deleted.
+ * readers. When it is not certain that nothing committed a file, only files no snapshot since the
+ * attempt began has added are deleted.
  */
 public final class UncommittedFiles {
   private UncommittedFiles() {}
@@ -43,22 +45,32 @@ public final class UncommittedFiles {
   }
 
   /**
-   * Deletes those data files of {@code entries} the latest snapshot does not reference: a statement
-   * that publishes more than one snapshot can fail after the first landed, and its files must stay.
-   * When the latest snapshot cannot be read, nothing is deleted.
+   * Deletes those data files of {@code entries} that no snapshot published after
+   * {@code sinceSnapshotId} has added, and the latest does not reference: a statement that
+   * publishes more than one snapshot can fail after the first landed, and its files must stay,
+   * even when a later compaction replaced them (a reader may still be reading that snapshot).
+   * When a snapshot cannot be read, nothing is deleted.
    */
-  public static void deleteUnreferenced(FileStoreTable table, Collection<ManifestEntry> entries) {
-    Set<ManifestEntry.FileId> live = new HashSet<>();
+  public static void deleteUnreferenced(FileStoreTable table, Collection<ManifestEntry> entries, long sinceSnapshotId) {
+    if (entries.isEmpty()) return;
+    Set<ManifestEntry.FileId> kept = new HashSet<>();
     try {
       Optional<Snapshot> latest = table.snapshots().latest();
       if (latest.isPresent()) {
-        for (ManifestEntry e : LiveFiles.read(table.manifests(), latest.get())) live.add(e.id());
+        for (ManifestEntry e : LiveFiles.read(table.manifests(), latest.get())) kept.add(e.id());
+        for (long id = Math.max(sinceSnapshotId, 0) + 1; id < latest.get().id; id++) {
+          Snapshot s = table.snapshots().snapshot(id);
+          if (s.deltaManifestList == null) continue;
+          for (ManifestFileMeta m : table.manifests().readManifestList(s.deltaManifestList)) {
+            for (ManifestEntry e : table.manifests().readManifest(m)) if (e.kind == FileKind.ADD) kept.add(e.id());
+          }
+        }
       }
     } catch (IOException | RuntimeException e) {
       return;
     }
     List<ManifestEntry> orphans = new ArrayList<>();
-    for (ManifestEntry e : entries) if (!live.contains(e.id())) orphans.add(e);
+    for (ManifestEntry e : entries) if (!kept.contains(e.id())) orphans.add(e);
     deleteData(table, orphans);
   }
 }

@@ -165,6 +165,27 @@ class OperationCommitTest {
     }
   }
 
+  /**
+   * After a failure that may have come after a snapshot landed, a written file stays when any
+   * snapshot since then added it, even once a later compaction replaced it (a reader of that
+   * snapshot may be reading it); a file no snapshot added goes.
+   */
+  @Test
+  void cleanupKeepsFilesAnySnapshotSinceAdded() throws IOException {
+    long before = table.snapshots().latestId().orElse(0L);
+    ManifestEntry committed = newFile(table, 1, 10);
+    table.newAppend().add(List.of(committed)).commit();
+    // Another writer's compaction replaces it: the latest snapshot no longer references it.
+    table.newRewrite().replace(List.of(committed), List.of(newFile(table, 1, 10))).commit();
+    ManifestEntry never = newFile(table, 1, 5);
+    io.lagoon.core.table.UncommittedFiles.deleteUnreferenced(table, List.of(committed, never), before);
+    assertTrue(exists(table, committed), "a file an earlier snapshot published stays");
+    assertTrue(!exists(table, never), "a file no snapshot added goes");
+    // Counting only from after the first snapshot, the file is not one of ours to keep.
+    io.lagoon.core.table.UncommittedFiles.deleteUnreferenced(table, List.of(committed), before + 1);
+    assertTrue(!exists(table, committed));
+  }
+
   @Test
   void aLostRaceIsPlannedAgainOnTheNewSnapshotAndLeavesNoFilesOfItsOwn() throws IOException {
     ManifestEntry first = newFile(table, 1, 10);

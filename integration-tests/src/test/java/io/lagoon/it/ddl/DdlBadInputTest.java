@@ -110,10 +110,13 @@ class DdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
-  void fixedBucketAppendTablesAreRefusedInThisVersion() {
+  void fixedBucketAppendTablesNeedABucketKeyAndAPositiveCount() {
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.bucketed (id INT) TBLPROPERTIES ('bucket' = '4', 'bucket-key' = 'id')"),
-        "bad.bucketed", "bucket");
+        () -> sql("CREATE TABLE lake.bad.bucketed (id INT) TBLPROPERTIES ('bucket' = '4')"),
+        "bad.bucketed", "'bucket-key'");
+    assertRefusedUnchanged(warehouse,
+        () -> sql("CREATE TABLE lake.bad.bucketkey (id INT) TBLPROPERTIES ('bucket' = '4', 'bucket-key' = 'idd')"),
+        "bad.bucketkey", "'idd'");
     assertRefusedUnchanged(warehouse,
         () -> sql("CREATE TABLE lake.bad.bucket0 (id INT) TBLPROPERTIES ('bucket' = '0')"), "bucket", "0");
   }

@@ -13,9 +13,9 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 /**
  * The driver's commit step every batch write shares, one per write: run the commit, and if it
  * fails delete the files the tasks wrote that no snapshot can reference. When no snapshot was
- * published since the commit began, that is all of them; otherwise only those the latest snapshot
- * does not reference (a statement that publishes two snapshots may fail after the first, whose
- * files must stay). Spark's abort comes after a failed job (nothing was committed: every file
+ * published since the commit began, that is all of them; otherwise only those no snapshot since
+ * then added and the latest does not reference (a statement that publishes two snapshots may fail
+ * after the first, whose files must stay even when another commit compacted them away). Spark's abort comes after a failed job (nothing was committed: every file
  * goes) or after the commit threw (cleaned up already: nothing more goes).
  */
 final class WriteCommit {
@@ -52,7 +52,8 @@ final class WriteCommit {
   private void cleanUp(List<ManifestEntry> written, Optional<Long> before) {
     Optional<Long> now = latestId();
     if (before.isPresent() && before.equals(now)) UncommittedFiles.deleteData(table, written);
-    else UncommittedFiles.deleteUnreferenced(table, written);
+    else if (before.isPresent()) UncommittedFiles.deleteUnreferenced(table, written, before.get());
+    // else: which snapshots came since is unknown, so any file may be committed: leave them all
   }
 
   /** The latest snapshot id (empty for none, or when it cannot be found). */
