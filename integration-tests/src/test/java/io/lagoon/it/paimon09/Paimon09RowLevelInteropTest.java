@@ -2,6 +2,7 @@ package io.lagoon.it.paimon09;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.it.oracle.SparkRows;
 import java.nio.file.Path;
@@ -15,7 +16,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * DELETE, UPDATE and MERGE by Lagoon on tables created and written by Lagoon or by Paimon 0.9
  * (its Spark catalog on the same warehouse), with and without deletion vectors: after every
- * statement Paimon 0.9 reads the same rows as Lagoon, and Paimon's writes that follow land on top.
+ * statement Paimon 0.9 reads the same rows as Lagoon, and Paimon's writes that follow land on top;
+ * on fixed-bucket append tables every row, whoever wrote it, lies in Paimon's bucket.
  */
 @RequiresPaimon09
 class Paimon09RowLevelInteropTest {
@@ -54,6 +56,10 @@ class Paimon09RowLevelInteropTest {
       "append_p|paimon|PARTITIONED BY (p)",
       "append_dv_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')",
       "append_dv_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')",
+      "append_bk_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id')",
+      "append_bk_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id')",
+      "append_bk_dv_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id', 'deletion-vectors.enabled' = 'true')",
+      "append_bk_dv_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id', 'deletion-vectors.enabled' = 'true')",
       "pk_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '2')",
       "pk_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '2')",
       "pk_dv_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')",
@@ -84,6 +90,13 @@ class Paimon09RowLevelInteropTest {
     same(name, "Paimon's INSERT");
     List<String> rows = read("lake", name);
     assertFalse(rows.isEmpty());
+    if (name.startsWith("append_bk")) {
+      // Every row, whoever wrote it, lies in the bucket Paimon's hash of its bucket key picks.
+      for (org.apache.spark.sql.Row r : session.sql("SELECT _file, lake.paimon_bucket(3, '[\"INT\"]', id) FROM lake.rl."
+          + name).collectAsList()) {
+        assertTrue(r.getString(0).contains("/bucket-" + r.getInt(1) + "/"), name + ": " + r);
+      }
+    }
     assertEquals(List.of(), session.rows("SELECT * FROM lake.rl." + name + " WHERE p = 'b'"));
   }
 }
