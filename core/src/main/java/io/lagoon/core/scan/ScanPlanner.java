@@ -24,7 +24,7 @@ import org.apache.spark.sql.sources.Filter;
 /**
  * Plans a scan of one snapshot: replays its manifests, prunes manifests and partitions with the
  * partition filters and files with their min/max/null-count stats, and groups the survivors into
- * one split per (partition, bucket).
+ * one split per (partition, bucket). Files still waiting in {@code bucket-postpone} are not read.
  */
 public final class ScanPlanner {
   private final FileStoreTable table;
@@ -58,6 +58,9 @@ public final class ScanPlanner {
     long scanned = 0;
     long skipped = 0;
     for (ManifestEntry e : live) {
+      // Rows of a postponed-bucket table wait in bucket-postpone until a compaction gives them a
+      // bucket; Paimon's readers do not see them before that, so neither does a scan.
+      if (e.bucket == DataFilePaths.POSTPONE_BUCKET) continue;
       String partKey = Arrays.toString(e.partition);
       Boolean pm = partitionMatch.get(partKey);
       if (pm == null) {

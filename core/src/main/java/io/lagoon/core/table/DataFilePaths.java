@@ -42,9 +42,16 @@ public final class DataFilePaths implements Serializable {
     return partitionFields.isEmpty() ? "" : PartitionPaths.path(partitionFields, partition, defaultPartitionName);
   }
 
-  /** A bucket's folder relative to the table, {@code k=v/.../bucket-N}. */
+  /** Bucket number of rows waiting for a bucket on postponed-bucket tables ({@code 'bucket'='-2'}). */
+  public static final int POSTPONE_BUCKET = -2;
+
+  /** A bucket's folder relative to the table, {@code k=v/.../bucket-N} ({@code bucket-postpone} for -2). */
   public String bucketPath(byte[] partition, int bucket) {
-    return partitionPath(partition) + "bucket-" + bucket;
+    return partitionPath(partition) + bucketFolder(bucket);
+  }
+
+  private static String bucketFolder(int bucket) {
+    return bucket == POSTPONE_BUCKET ? "bucket-postpone" : "bucket-" + bucket;
   }
 
   public Path bucketDir(byte[] partition, int bucket) {
@@ -52,7 +59,7 @@ public final class DataFilePaths implements Serializable {
   }
 
   public Path bucketDir(InternalRow partition, int bucket) {
-    return new Path(tableDir, partitionPath(partition) + "bucket-" + bucket);
+    return new Path(tableDir, partitionPath(partition) + bucketFolder(bucket));
   }
 
   /** The data file of a manifest entry. */
