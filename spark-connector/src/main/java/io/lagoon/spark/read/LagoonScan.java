@@ -243,7 +243,15 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
         rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty() || metadata.contains(MetadataColumns.POS),
         metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS), wholeFilesOnly());
-    MergeReadContext merge = merging ? MergeReadContext.build(spark, table, required, formats) : null;
+    MergeReadContext merge = null;
+    if (merging) {
+      List<List<io.lagoon.core.mergetree.Section>> sections = new ArrayList<>();
+      for (InputPartition p : pkPartitions().partitions) {
+        if (p instanceof MergeInputPartition) sections.add(((MergeInputPartition) p).sections());
+      }
+      // Runtime filters only drop files, so a section that fits the columnar merge keeps fitting.
+      merge = MergeReadContext.build(spark, table, required, formats, batch, sections);
+    }
     return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
         : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
   }

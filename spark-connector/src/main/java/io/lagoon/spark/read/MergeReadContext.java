@@ -30,6 +30,7 @@ import org.apache.spark.sql.types.StructType;
 final class MergeReadContext implements Serializable {
   private final KeyValueFileReader source;
   /** Reads the same columns as batches, for {@link DeduplicateBatchMerge}; null when it does not apply. */
+  // source (above) is null when the columnar merge takes every section of the scan
   private final KeyValueFileReader columnar;
   private final TableSchema schema;
   final StructType required;
@@ -47,7 +48,13 @@ final class MergeReadContext implements Serializable {
     for (int i = 0; i < outputPositions.length; i++) outputTypes[i] = required.fields()[i].dataType();
   }
 
-  static MergeReadContext build(SparkSession spark, FileStoreTable table, StructType required, Set<String> formats) {
+  /**
+   * @param batch whether the scan returns batches
+   * @param sections the sections of each merge partition of the scan: when the columnar merge
+   *     takes all of them the row reader is not built (each reader broadcasts a configuration)
+   */
+  static MergeReadContext build(SparkSession spark, FileStoreTable table, StructType required, Set<String> formats,
+                                boolean batch, List<List<Section>> sections) {
     TableSchema schema = table.schema();
     Set<String> projected = new LinkedHashSet<>();
     int[] positions = new int[required.fields().length];
@@ -62,8 +69,10 @@ final class MergeReadContext implements Serializable {
     if (columnarDeduplicate(schema) && KeyValueFileReader.supportsBatches(spark, table, valueColumns)) {
       columnar = KeyValueFileReader.buildColumnar(spark, table, valueColumns, formats);
     }
-    return new MergeReadContext(KeyValueFileReader.build(spark, table, valueColumns, formats), columnar, schema,
-        required, positions);
+    boolean columnarTakesAll = batch && columnar != null;
+    for (List<Section> p : sections) columnarTakesAll &= DeduplicateBatchMerge.fits(p);
+    KeyValueFileReader rows = columnarTakesAll ? null : KeyValueFileReader.build(spark, table, valueColumns, formats);
+    return new MergeReadContext(rows, columnar, schema, required, positions);
   }
 
   /**
@@ -91,6 +100,7 @@ final class MergeReadContext implements Serializable {
 
   /** A fresh reader (merge functions keep state, so one per task). */
   MergeTreeReader newReader() {
+    if (source == null) throw new IllegalStateException("Every section was planned for the columnar merge");
     return new MergeTreeReader(source, new KeyComparator(new KeyValueLayout(schema).keyTypes()),
         MergeFunctions.recordOrder(schema.options(), schema.fields()),
         MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()));
