@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -78,16 +77,17 @@ class CrashHarnessTest extends LagoonSparkTest {
     check(kind, table, tableDir, journal, "after the last run");
   }
 
-  @Test
-  void twoWriterJvmsRaceAndOneIsKilled() throws Exception {
-    CrashWorkload.Kind kind = CrashWorkload.Kind.DV;
+  @ParameterizedTest
+  @EnumSource(value = CrashWorkload.Kind.class, names = {"DV", "APPEND_BUCKETED"})
+  void twoWriterJvmsRaceAndOneIsKilled(CrashWorkload.Kind kind) throws Exception {
     Random rnd = new Random(SEED);
-    System.out.println("CrashHarnessTest race: seed " + SEED + ", statements " + RACE_STATEMENTS);
-    String table = "lake.crash.race";
+    System.out.println("CrashHarnessTest race " + kind + ": seed " + SEED + ", statements " + RACE_STATEMENTS);
+    String name = "race_" + kind.name().toLowerCase();
+    String table = "lake.crash." + name;
     sql("CREATE NAMESPACE IF NOT EXISTS lake.crash");
     sql(CrashWorkload.create(table, kind));
-    Path tableDir = warehouse.resolve("crash.db").resolve("race");
-    Path work = work("race");
+    Path tableDir = warehouse.resolve("crash.db").resolve(name);
+    Path work = work(name);
     Journal[] journals = {new Journal(work.resolve("journal-0")), new Journal(work.resolve("journal-1"))};
     ChildWriter w0 = ChildWriter.start(warehouse, table, kind, 0, 1, RACE_STATEMENTS, work.resolve("journal-0"), true,
         work.resolve("w0.log"));
@@ -135,6 +135,6 @@ class CrashHarnessTest extends LagoonSparkTest {
       s.filter(p -> FileIO.isTemporaryFile(p.getFileName().toString())).forEach(p -> temporary.add(p.toString()));
     }
     if (!temporary.isEmpty()) System.out.println("CrashHarnessTest " + kind + " " + when + ": temporary files " + temporary);
-    assertTrue(visible.size() <= (kind == CrashWorkload.Kind.APPEND ? journal.numbers("begin").size() : 1));
+    assertTrue(visible.size() <= (kind.append() ? journal.numbers("begin").size() : 1));
   }
 }

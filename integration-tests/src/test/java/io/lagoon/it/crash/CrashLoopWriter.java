@@ -42,7 +42,7 @@ public final class CrashLoopWriter {
       journal.append("done " + i);
       if (check) {
         Map<Integer, Long> seen = CrashWorkload.visible(spark, table, writer);
-        boolean ok = kind == CrashWorkload.Kind.APPEND
+        boolean ok = kind.append()
             ? CrashWorkload.isRewrite(kind, i) || Long.valueOf(CrashWorkload.ROWS).equals(seen.get(i))
             : seen.equals(Map.of(i, (long) CrashWorkload.ROWS));
         if (!ok) {

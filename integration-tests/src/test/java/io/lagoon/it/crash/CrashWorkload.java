@@ -14,7 +14,8 @@ import org.apache.spark.sql.SparkSession;
  * statement's effect is recognisable in the table.
  *
  * <ul>
- *   <li>{@link Kind#APPEND}: inserts {@link #ROWS} rows tagged {@code (w, i)}. A statement is
+ *   <li>{@link Kind#APPEND} and {@link Kind#APPEND_BUCKETED} (bucket-unaware, fixed buckets by
+ *       {@code k}): inserts {@link #ROWS} rows tagged {@code (w, i)}. A statement is
  *       visible when all its rows are there, invisible when none is; anything else is partial.
  *       Every third statement is instead a copy-on-write UPDATE that rewrites the files holding
  *       the writer's rows without changing a value ({@link #isRewrite}): a kill inside it must
@@ -34,6 +35,7 @@ public final class CrashWorkload {
   /** The table kinds, each with its CREATE TABLE properties. */
   public enum Kind {
     APPEND(""),
+    APPEND_BUCKETED("TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'k')"),
     PK("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')"),
     DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
 
@@ -41,6 +43,11 @@ public final class CrashWorkload {
 
     Kind(String properties) {
       this.properties = properties;
+    }
+
+    /** Append tables (bucket-unaware or fixed-bucket): statements add rows, keys may repeat. */
+    public boolean append() {
+      return this == APPEND || this == APPEND_BUCKETED;
     }
   }
 
@@ -52,9 +59,9 @@ public final class CrashWorkload {
 
   public static String statement(String table, Kind kind, int writer, int i) {
     if (isRewrite(kind, i)) return "UPDATE " + table + " SET k = k WHERE w = " + writer + " AND k % 3 = 0";
-    long offset = kind == Kind.APPEND ? 0 : (long) writer * ROWS;
+    long offset = kind.append() ? 0 : (long) writer * ROWS;
     String rows = "SELECT id + " + offset + " AS k, " + i + " AS stmt, " + writer + " AS w FROM range(0, " + ROWS + ")";
-    if (kind != Kind.APPEND && i % 3 == 0) {
+    if (!kind.append() && i % 3 == 0) {
       return "MERGE INTO " + table + " t USING (" + rows + ") s ON t.k = s.k WHEN MATCHED THEN UPDATE SET t.stmt = s.stmt "
           + "WHEN NOT MATCHED THEN INSERT *";
     }
@@ -63,7 +70,7 @@ public final class CrashWorkload {
 
   /** Statements that rewrite existing rows and add none of their own (append tables). */
   public static boolean isRewrite(Kind kind, int i) {
-    return kind == Kind.APPEND && i % 3 == 0;
+    return kind.append() && i % 3 == 0;
   }
 
   /** Rows per statement number of one writer, as the table shows them now. */
@@ -90,7 +97,7 @@ public final class CrashWorkload {
       }
       if (!begun.contains(e.getKey())) out.add("statement " + e.getKey() + " never ran but shows " + e.getValue() + " rows");
     }
-    if (kind == Kind.APPEND) {
+    if (kind.append()) {
       for (int i : done) {
         if (!isRewrite(kind, i) && !visible.containsKey(i)) out.add("confirmed statement " + i + " is not visible");
       }
