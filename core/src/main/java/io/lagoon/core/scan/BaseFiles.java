@@ -55,6 +55,23 @@ public final class BaseFiles {
     return buckets.getOrDefault(bucket, List.of());
   }
 
+  /**
+   * The sequence number a writer of the bucket starts at: after the highest of its live files.
+   * Their bucket count must be the table's: changing it needs an overwrite of the partition.
+   */
+  public long nextSequence(byte[] partition, int bucket, int totalBuckets) throws IOException {
+    long max = -1;
+    for (ManifestEntry e : of(partition, bucket)) {
+      if (e.totalBuckets != totalBuckets) {
+        throw new IllegalStateException("Partition " + table.paths().partitionPath(partition) + " of " + table.fullName()
+            + " was written with " + e.totalBuckets + " buckets, the table now says 'bucket'='" + totalBuckets
+            + "'; changing the bucket count needs INSERT OVERWRITE of the partition");
+      }
+      max = Math.max(max, e.file.maxSequenceNumber);
+    }
+    return max + 1;
+  }
+
   /** The base snapshot's index manifest entries (read once; empty without a base snapshot). */
   public List<IndexManifestEntry> vectorIndex() throws IOException {
     if (snapshotId < 0) return List.of();

@@ -87,17 +87,7 @@ public final class AppendTableWriter {
 
   /** After the bucket's highest sequence number; a bucket-unaware table numbers each writer from 0. */
   private long firstSequence(PartitionKey key, int bucket) throws IOException {
-    if (base == null) return 0;
-    long max = -1;
-    for (ManifestEntry e : base.of(key.bytes, bucket)) {
-      if (e.totalBuckets != totalBuckets) {
-        throw new IllegalStateException("Partition " + table.paths().partitionPath(key.row) + " of " + table.fullName()
-            + " was written with " + e.totalBuckets + " buckets, the table now says 'bucket'='" + totalBuckets
-            + "'; changing the bucket count needs INSERT OVERWRITE of the partition");
-      }
-      max = Math.max(max, e.file.maxSequenceNumber);
-    }
-    return max + 1;
+    return base == null ? 0 : base.nextSequence(key.bytes, bucket, totalBuckets);
   }
 
   private void finishPartition(PartitionKey key) throws IOException {

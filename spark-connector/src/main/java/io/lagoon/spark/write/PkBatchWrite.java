@@ -8,7 +8,6 @@ import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;

@@ -34,12 +34,6 @@ final class BucketAlignedWrites extends SparkStrategy {
   }
 
   private static boolean aligned(RepartitionByExpression r) {
-    boolean bucket = false;
-    for (Expression e : JavaConverters.seqAsJavaList(r.partitionExpressions())) {
-      if (isBucketFunction(e)) bucket = true;
-      else if (!(e instanceof Attribute)) return false;
-    }
-    if (!bucket) return false;
     LogicalPlan p = r.child();
     while (p instanceof Project || p instanceof Filter) p = p.children().head();
     if (!(p instanceof DataSourceV2ScanRelation)) return false;
@@ -47,10 +41,13 @@ final class BucketAlignedWrites extends SparkStrategy {
     if (!(scan.scan() instanceof LagoonScan) || !((LagoonScan) scan.scan()).bucketAligned()) return false;
     // Attributes of the scan that reach the repartition unchanged: the rows' keys are the ones read.
     AttributeSet read = scan.outputSet();
+    boolean bucket = false;
     for (Expression e : JavaConverters.seqAsJavaList(r.partitionExpressions())) {
+      if (isBucketFunction(e)) bucket = true;
+      else if (!(e instanceof Attribute)) return false;
       if (!e.references().subsetOf(read)) return false;
     }
-    return true;
+    return bucket;
   }
 
   /** Lagoon's bucket function of a primary-key table's write distribution. */

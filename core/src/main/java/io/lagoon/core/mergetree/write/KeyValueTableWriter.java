@@ -219,16 +219,8 @@ public final class KeyValueTableWriter {
   }
 
   private BucketState bucketState(PartitionKey partition, int bucket) throws IOException {
-    long maxSequence = -1;
-    for (ManifestEntry e : base.of(partition.bytes, bucket)) {
-      if (e.totalBuckets != numBuckets) {
-        throw new IllegalStateException("Partition " + paths.partitionPath(partition.row) + " of " + table.fullName()
-            + " was written with " + e.totalBuckets + " buckets, the table now says 'bucket'='" + numBuckets
-            + "'; changing the bucket count needs INSERT OVERWRITE of the partition");
-      }
-      maxSequence = Math.max(maxSequence, e.file.maxSequenceNumber);
-    }
-    BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket), maxSequence + 1,
+    BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket),
+        base.nextSequence(partition.bytes, bucket, numBuckets),
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()),
         retractionsFirst, uniqueKeysOf);
     BucketState s = new BucketState(partition, bucket, w);
