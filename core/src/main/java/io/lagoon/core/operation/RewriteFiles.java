@@ -88,10 +88,19 @@ public final class RewriteFiles implements TableOperation {
   /** The files this rewrite wrote: those added that it did not only move to another level. */
   @Override
   public List<ManifestEntry> newDataFiles() {
-    Set<ManifestEntry.FileId> kept = new HashSet<>();
-    for (ManifestEntry e : removed) kept.add(e.id());
+    return written(removed, added);
+  }
+
+  /**
+   * The entries of {@code after} that a rewrite of {@code before} wrote: all but the files it
+   * only moved to another level. A moved file was committed before and may be referenced by
+   * older snapshots, so cleanup after a failure must never take it.
+   */
+  public static List<ManifestEntry> written(List<ManifestEntry> before, List<ManifestEntry> after) {
+    Set<ManifestEntry.FileId> moved = new HashSet<>();
+    for (ManifestEntry e : before) moved.add(e.id());
     List<ManifestEntry> out = new ArrayList<>();
-    for (ManifestEntry e : added) if (!kept.contains(e.id())) out.add(e);
+    for (ManifestEntry e : after) if (!moved.contains(e.id())) out.add(e);
     return out;
   }
 

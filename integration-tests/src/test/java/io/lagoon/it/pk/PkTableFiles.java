@@ -19,10 +19,10 @@ import org.apache.spark.sql.SparkSession;
  * table, the live entries of a snapshot, every data file any snapshot references, and the data
  * files actually present in the bucket folders.
  */
-final class PkTableFiles {
+public final class PkTableFiles {
     private PkTableFiles() {}
 
-    static FileStoreTable load(SparkSession spark, java.nio.file.Path dir, String name) {
+    public static FileStoreTable load(SparkSession spark, java.nio.file.Path dir, String name) {
         try {
             return FileStoreTable.load(new FileIO(spark.sparkContext().hadoopConfiguration()),
                     new org.apache.hadoop.fs.Path(dir.toUri().toString()), name);
@@ -53,7 +53,7 @@ final class PkTableFiles {
     }
 
     /** Data files (as {@link #name}) live in at least one snapshot of the table. */
-    static Set<String> referencedByAnySnapshot(FileStoreTable table) {
+    public static Set<String> referencedByAnySnapshot(FileStoreTable table) {
         Set<String> out = new TreeSet<>();
         try {
             for (long id : table.snapshots().listIds()) {
@@ -66,7 +66,7 @@ final class PkTableFiles {
     }
 
     /** Files (as {@link #name}) in the table's bucket folders, hidden files (checksums) aside. */
-    static Set<String> onDisk(java.nio.file.Path dir) {
+    public static Set<String> onDisk(java.nio.file.Path dir) {
         Set<String> out = new TreeSet<>();
         try (Stream<java.nio.file.Path> buckets = Files.list(dir)) {
             for (java.nio.file.Path b : (Iterable<java.nio.file.Path>) buckets::iterator) {

@@ -2,7 +2,6 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
@@ -18,10 +17,8 @@ final class PkCommitMessage implements WriterCommitMessage {
     return result;
   }
 
-  /** The files this task created: its new files and its compaction outputs. */
+  /** The files this task created ({@link KeyValueWriteResult#createdFiles}). */
   List<ManifestEntry> createdFiles() {
-    List<ManifestEntry> out = new ArrayList<>(result.newFiles);
-    out.addAll(result.compactAfter);
-    return out;
+    return result.createdFiles();
   }
 }

@@ -2,7 +2,9 @@ package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.operation.RewriteFiles;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 
 /** What one task wrote into a primary-key table, for the driver to commit. */
@@ -27,5 +29,16 @@ public final class KeyValueWriteResult implements Serializable {
     this.compactBefore = List.copyOf(compactBefore);
     this.compactAfter = List.copyOf(compactAfter);
     this.vectorChanges = List.copyOf(vectorChanges);
+  }
+
+  /**
+   * The files this task created: its new files and what its compaction wrote, never a file the
+   * compaction only moved to another level (that one is committed already; deleting it after a
+   * failed commit would break every snapshot that still references it).
+   */
+  public List<ManifestEntry> createdFiles() {
+    List<ManifestEntry> out = new ArrayList<>(newFiles);
+    out.addAll(RewriteFiles.written(compactBefore, compactAfter));
+    return out;
   }
 }
