@@ -103,7 +103,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+    if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());
     return new LagoonWriteBuilder(table, info);
   }
 
@@ -144,7 +144,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
       throw new IllegalArgumentException("DELETE on " + table.fullName() + " by " + Arrays.toString(predicates)
           + " does not select whole partitions");
     }
-    if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+    if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());
     try {
       table.newOverwrite(DeletePartitions.matcher(table, filters)).skipWhenNothingReplaced().commit();
     } catch (java.io.IOException e) {
@@ -157,7 +157,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   public boolean truncateTable() {
     try {
       if (table.hasPrimaryKey()) {
-        PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+        PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());
         KeyValueCommit.commit(table, java.util.List.of(), partition -> true);
         return true;
       }

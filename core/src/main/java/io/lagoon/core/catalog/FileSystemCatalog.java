@@ -130,6 +130,12 @@ public final class FileSystemCatalog {
     if (!primaryKeys.isEmpty()) {
       PrimaryKeyTableRules.validateCreate(id, fields, partitionKeys, primaryKeys, options);
       fields = keysNotNull(fields, primaryKeys);
+      if (!options.containsKey(TableOptions.BUCKET)) {
+        // Dynamic buckets, Paimon's default for primary-key tables, said explicitly: Paimon 0.9 and
+        // 1.x then agree on the layout whatever their own defaults.
+        options = new java.util.LinkedHashMap<>(options);
+        options.put(TableOptions.BUCKET, "-1");
+      }
     }
     TableSchema schema = new TableSchema(0, fields, highestFieldId, partitionKeys, primaryKeys, options, comment,
         System.currentTimeMillis());

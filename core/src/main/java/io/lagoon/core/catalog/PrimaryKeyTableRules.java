@@ -47,7 +47,7 @@ public final class PrimaryKeyTableRules {
             + "(arrays, maps, multisets and rows cannot)");
       }
     }
-    requireFixedBuckets(id, options);
+    requireWritableBuckets(id, options);
     List<String> bucketKeys = TableProperties.splitList(options.get(TableOptions.BUCKET_KEY));
     Set<String> seen = new HashSet<>();
     for (String b : bucketKeys) {
@@ -97,13 +97,19 @@ public final class PrimaryKeyTableRules {
    * Refuses writing to a primary-key table this version cannot write correctly. The message says
    * "primary-key table" and names the table so the user knows which one and why.
    */
-  public static void requireWritable(String table, Map<String, String> options) {
+  public static void requireWritable(String table, TableSchema schema) {
+    Map<String, String> options = schema.options();
     String bucket = options.get(TableOptions.BUCKET);
     int n = parseBucket(bucket);
-    if (n <= 0) {
+    if (n == -1 && !schema.primaryKeys().containsAll(schema.partitionKeys())) {
+      throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its primary key "
+          + schema.primaryKeys() + " leaves out partition columns of " + schema.partitionKeys() + ", which makes it a "
+          + "cross-partition upsert table, which this Lagoon version does not write");
+    }
+    if (n <= 0 && n != -1) {
       throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its 'bucket'="
-          + (bucket == null ? "-1 (unset)" : "'" + bucket + "'") + " is " + bucketMode(n)
-          + ", which this Lagoon version does not write; only fixed-bucket tables ('bucket'='N') can be written");
+          + "'" + bucket + "' is " + bucketMode(n)
+          + ", which this Lagoon version does not write; fixed ('bucket'='N') and dynamic ('bucket'='-1') buckets can be written");
     }
     String producer = changelogProducer(options);
     if (!producer.equals("none")) {
@@ -113,14 +119,21 @@ public final class PrimaryKeyTableRules {
     }
   }
 
-  private static void requireFixedBuckets(Identifier id, Map<String, String> options) {
+  /** Fixed buckets, or dynamic ones ({@code 'bucket'} unset or -1) without a bucket key. */
+  private static void requireWritableBuckets(Identifier id, Map<String, String> options) {
     String bucket = options.get(TableOptions.BUCKET);
     int n = parseBucket(bucket);
     if (n > 0) return;
-    throw invalid(id, "primary-key tables need a fixed number of buckets: " + (bucket == null
-        ? "'bucket' is unset, which for primary-key tables means dynamic-bucket mode"
-        : "'bucket'='" + bucket + "' is " + bucketMode(n)) + ", which is not supported; set 'bucket'='N' "
-        + "(N > 0, e.g. 'bucket'='4')");
+    if (n == -1) {
+      if (options.get(TableOptions.BUCKET_KEY) != null) {
+        throw invalid(id, "'" + TableOptions.BUCKET_KEY + "' needs a fixed number of buckets, but the table has "
+            + "dynamic buckets ('bucket' unset or -1): set 'bucket'='N' or drop '" + TableOptions.BUCKET_KEY + "'");
+      }
+      return;
+    }
+    throw invalid(id, "primary-key tables need fixed or dynamic buckets: 'bucket'='" + bucket + "' is "
+        + bucketMode(n) + ", which is not supported; set 'bucket'='N' (N > 0, e.g. 'bucket'='4') or leave it unset "
+        + "for dynamic buckets");
   }
 
   private static String bucketMode(int n) {

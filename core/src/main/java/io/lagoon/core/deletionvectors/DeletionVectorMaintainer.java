@@ -27,7 +27,8 @@ import org.apache.hadoop.fs.Path;
  * from the base snapshot's index entries, takes the changes of the operation (rows deleted by
  * position, a compaction's new vectors for its buckets, partitions an overwrite replaces), writes
  * one new index file per bucket whose vectors changed (a bucket's vectors are kept together, as
- * Paimon keeps them) and the new index manifest. Entries of other index types pass through.
+ * Paimon keeps them) and the new index manifest. Entries of other index types pass through, or
+ * are swapped by the maintainer of their type ({@link #swapOthers}: dynamic buckets' HASH files).
  */
 public final class DeletionVectorMaintainer {
   private final FileStoreTable table;
@@ -179,6 +180,16 @@ public final class DeletionVectorMaintainer {
       if (!kept.isEmpty()) vectors.put(b, new ArrayList<>(List.of(writeIndexFile(b.partition, b.bucket, kept))));
       changed = true;
     }
+  }
+
+  /** Replaces index entries of another type (planned elsewhere, on the same base). */
+  public void swapOthers(List<IndexManifestEntry> removed, List<IndexManifestEntry> added) {
+    if (removed.isEmpty() && added.isEmpty()) return;
+    Set<String> gone = new HashSet<>();
+    for (IndexManifestEntry e : removed) gone.add(e.fileName);
+    others.removeIf(e -> gone.contains(e.fileName));
+    others.addAll(added);
+    changed = true;
   }
 
   /** The next snapshot's index manifest: the base one when nothing changed, null when nothing is left. */

@@ -29,10 +29,11 @@ public final class HashIndexFile {
     return out;
   }
 
-  /** Writes the hashes (a new file; an existing one is an error). */
-  public static void write(FileIO io, Path file, int[] hashes) throws IOException {
+  /** Writes the hashes (a new file; an existing one is an error) and returns the file's size. */
+  public static long write(FileIO io, Path file, int[] hashes) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(hashes.length * Integer.BYTES);
     for (int h : hashes) b.putInt(h);
     io.writeBytes(file, b.array(), false);
+    return b.capacity();
   }
 }

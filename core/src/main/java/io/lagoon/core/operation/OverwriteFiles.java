@@ -5,6 +5,7 @@ import io.lagoon.core.commit.PlannedChange;
 import io.lagoon.core.commit.TableOperation;
 import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.deletionvectors.DeletionVectorMaintainer;
+import io.lagoon.core.dynamicbucket.KeyAssignments;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.snapshot.CommitKind;
@@ -22,13 +23,15 @@ import org.apache.spark.sql.catalyst.InternalRow;
 /**
  * Replaces every live file of the partitions a predicate selects with new files
  * ({@link CommitKind#OVERWRITE}: INSERT OVERWRITE, TRUNCATE): the files to remove are whatever is
- * live there in the snapshot the attempt commits on, and their deletion vectors go with them.
+ * live there in the snapshot the attempt commits on, and their deletion vectors and HASH index
+ * (dynamic buckets) go with them.
  */
 public final class OverwriteFiles implements TableOperation {
   private final FileStoreTable table;
   private final Predicate<InternalRow> partitions;
   private final List<ManifestEntry> added = new ArrayList<>();
   private boolean skipWhenNothingReplaced;
+  private KeyAssignments keys;
 
   /** @param partitions tests a partition row (partition columns in order) */
   public OverwriteFiles(FileStoreTable table, Predicate<InternalRow> partitions) {
@@ -44,6 +47,12 @@ public final class OverwriteFiles implements TableOperation {
   /** A DELETE of whole partitions: when nothing is live there and nothing is added, commit nothing. */
   public OverwriteFiles skipWhenNothingReplaced() {
     skipWhenNothingReplaced = true;
+    return this;
+  }
+
+  /** A dynamic-bucket table: the buckets the write gave its keys (all new: the partitions start afresh). */
+  public OverwriteFiles assignKeys(KeyAssignments assignments) {
+    this.keys = assignments;
     return this;
   }
 
@@ -67,6 +76,8 @@ public final class OverwriteFiles implements TableOperation {
     entries.addAll(added);
     DeletionVectorMaintainer vectors = new DeletionVectorMaintainer(base, written);
     vectors.dropPartitions(replaced);
+    // A replaced partition's key-to-bucket index goes with its files (its keys are gone).
+    (keys == null ? new KeyAssignments(-1) : keys).apply(base, written, replaced, vectors);
     return PlannedChange.of(entries, vectors.indexManifest());
   }
 

@@ -4,6 +4,7 @@ import io.lagoon.core.commit.CommitBase;
 import io.lagoon.core.commit.PlannedChange;
 import io.lagoon.core.commit.TableOperation;
 import io.lagoon.core.deletionvectors.DeletionVectorMaintainer;
+import io.lagoon.core.dynamicbucket.KeyAssignments;
 import io.lagoon.core.manifest.FileKind;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.snapshot.CommitKind;
@@ -37,6 +38,7 @@ public final class RowDelta implements TableOperation {
   private boolean exclusiveDeletes;
   /** Primary-key tables: the snapshot the statement read, after which no other commit may write its keys; -1 for none. */
   private long keysReadAt = -1;
+  private KeyAssignments keys;
 
   public RowDelta(FileStoreTable table) {
     this.table = table;
@@ -107,6 +109,12 @@ public final class RowDelta implements TableOperation {
     return this;
   }
 
+  /** A dynamic-bucket table: the buckets the statement gave its new keys, recorded in the HASH index. */
+  public RowDelta assignKeys(KeyAssignments assignments) {
+    this.keys = assignments;
+    return this;
+  }
+
   public boolean isEmpty() {
     return added.isEmpty() && removed.isEmpty() && positions.isEmpty();
   }
@@ -137,6 +145,7 @@ public final class RowDelta implements TableOperation {
     DeletionVectorMaintainer vectors = new DeletionVectorMaintainer(base, written);
     vectors.dropFiles(removedNames);
     vectors.deletePositions(positions, exclusiveDeletes);
+    if (keys != null) keys.apply(base, written, null, vectors);
     return PlannedChange.of(entries, vectors.indexManifest());
   }
 

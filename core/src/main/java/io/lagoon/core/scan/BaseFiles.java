@@ -57,12 +57,13 @@ public final class BaseFiles {
 
   /**
    * The sequence number a writer of the bucket starts at: after the highest of its live files.
-   * Their bucket count must be the table's: changing it needs an overwrite of the partition.
+   * Their bucket count must be the table's: changing it needs an overwrite of the partition
+   * (dynamic buckets, {@code totalBuckets < 0}, have none).
    */
   public long nextSequence(byte[] partition, int bucket, int totalBuckets) throws IOException {
     long max = -1;
     for (ManifestEntry e : of(partition, bucket)) {
-      if (e.totalBuckets != totalBuckets) {
+      if (totalBuckets > 0 && e.totalBuckets != totalBuckets) {
         throw new IllegalStateException("Partition " + table.paths().partitionPath(partition) + " of " + table.fullName()
             + " was written with " + e.totalBuckets + " buckets, the table now says 'bucket'='" + totalBuckets
             + "'; changing the bucket count needs INSERT OVERWRITE of the partition");

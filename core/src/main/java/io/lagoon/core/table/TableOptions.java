@@ -31,6 +31,10 @@ public final class TableOptions implements Serializable {
   public static final String MERGE_ENGINE = "merge-engine";
   public static final String DELETION_VECTORS_ENABLED = "deletion-vectors.enabled";
   public static final String DELETION_VECTORS_BITMAP64 = "deletion-vectors.bitmap64";
+  public static final String DYNAMIC_BUCKET_TARGET_ROW_NUM = "dynamic-bucket.target-row-num";
+  public static final String DYNAMIC_BUCKET_INITIAL_BUCKETS = "dynamic-bucket.initial-buckets";
+  public static final String DYNAMIC_BUCKET_MAX_BUCKETS = "dynamic-bucket.max-buckets";
+  public static final String DYNAMIC_BUCKET_ASSIGNER_PARALLELISM = "dynamic-bucket.assigner-parallelism";
 
   public static final Set<String> FORMATS = Set.of("parquet", "orc");
   /** Codecs each format's writer knows (kept in step with the Parquet and ORC writers). */
@@ -56,6 +60,31 @@ public final class TableOptions implements Serializable {
 
   public int bucket() {
     return parseInt(BUCKET, -1);
+  }
+
+  /** Keys a dynamic bucket takes before new keys go to another (Paimon's default: 2,000,000). */
+  public long dynamicBucketTargetRowNum() {
+    long v = parseLong(DYNAMIC_BUCKET_TARGET_ROW_NUM, 2_000_000L);
+    if (v <= 0) throw new IllegalArgumentException("Table option '" + DYNAMIC_BUCKET_TARGET_ROW_NUM + "' must be positive, got " + v);
+    return v;
+  }
+
+  /** Upper bound of a partition's dynamic buckets, -1 for none (Paimon's default). */
+  public int dynamicBucketMaxBuckets() {
+    int v = parseInt(DYNAMIC_BUCKET_MAX_BUCKETS, -1);
+    if (v != -1 && v <= 0) {
+      throw new IllegalArgumentException("Table option '" + DYNAMIC_BUCKET_MAX_BUCKETS + "' must be -1 or positive, got " + v);
+    }
+    return v;
+  }
+
+  /** The number of bucket assigners, or 0 when unset (the write then picks it). */
+  public int dynamicBucketAssigners(String key) {
+    int v = parseInt(key, 0);
+    if (v < 0 || (v == 0 && options.containsKey(key))) {
+      throw new IllegalArgumentException("Table option '" + key + "' must be positive, got " + v);
+    }
+    return v;
   }
 
   public String fileFormat() {
@@ -137,6 +166,16 @@ public final class TableOptions implements Serializable {
 
   public int commitMaxRetries() {
     return parseInt(COMMIT_MAX_RETRIES, 100);
+  }
+
+  private long parseLong(String key, long dflt) {
+    String v = options.get(key);
+    if (v == null) return dflt;
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Table option '" + key + "' must be an integer, got '" + v + "'");
+    }
   }
 
   private int parseInt(String key, int dflt) {

@@ -100,12 +100,12 @@ class DdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
-  void primaryKeyTablesWithoutFixedBucketsAreRefused() {
+  void primaryKeyTablesWithPostponedBucketsAreRefused() {
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id')"),
-        "bad.pk", "dynamic-bucket mode", "not supported", "'bucket'='N'");
+        () -> sql("CREATE TABLE lake.bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2')"),
+        "bad.pk", "postponed-bucket mode", "not supported", "'bucket'='N'");
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.pk2 TBLPROPERTIES ('primary-key' = 'id') AS SELECT 1 AS id"),
+        () -> sql("CREATE TABLE lake.bad.pk2 TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2') AS SELECT 1 AS id"),
         "primary-key", "bucket");
   }
 

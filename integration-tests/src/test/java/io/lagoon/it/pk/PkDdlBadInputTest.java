@@ -25,11 +25,9 @@ class PkDdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
-  void bucketMustBeAFixedPositiveNumber() {
-    refused("unset", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id')",
-        "dynamic-bucket mode", "not supported", "'bucket'='N'");
-    refused("dynamic", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-1')",
-        "dynamic-bucket mode", "not supported", "'bucket'='N'");
+  void bucketMustBeFixedOrDynamic() {
+    refused("dynkey", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket-key' = 'id')",
+        "'bucket-key' needs a fixed number of buckets");
     refused("postponed", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2')",
         "postponed-bucket mode", "'bucket'='N'");
     refused("zero", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '0')", "bucket", "0");
@@ -85,7 +83,7 @@ class PkDdlBadInputTest extends LagoonSparkTest {
 
   @Test
   void ctasIntoABadLayoutCreatesNothing() {
-    refused("ctas", "TBLPROPERTIES ('primary-key' = 'id') AS SELECT 1 AS id", "dynamic-bucket mode");
+    refused("ctas", "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2') AS SELECT 1 AS id", "postponed-bucket mode");
   }
 
   @Test

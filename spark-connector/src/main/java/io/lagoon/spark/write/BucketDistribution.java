@@ -1,5 +1,6 @@
 package io.lagoon.spark.write;
 
+import io.lagoon.core.dynamicbucket.AssignerPlan;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.PaimonType;
@@ -7,6 +8,7 @@ import io.lagoon.spark.functions.BucketKeyTypes;
 import io.lagoon.spark.functions.PaimonBucketFunction;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.distributions.Distribution;
 import org.apache.spark.sql.connector.distributions.Distributions;
 import org.apache.spark.sql.connector.expressions.Expression;
@@ -17,10 +19,19 @@ import org.apache.spark.sql.connector.expressions.Transform;
  * How Spark must distribute the rows of a write into a fixed-bucket table (primary key or append
  * with {@code bucket-key}): clustered by partition and by Paimon's bucket, computed by the
  * catalog's {@code paimon_bucket} function, so each (partition, bucket) is written by exactly one
- * task.
+ * task. A dynamic-bucket table is clustered the same way by the key's bucket assigner, which is
+ * the same hash modulo the number of assigners ({@link AssignerPlan}): each (partition,
+ * assigner) is assigned and written by exactly one task.
  */
 final class BucketDistribution {
   private BucketDistribution() {}
+
+  /** Fixed buckets: their number; dynamic buckets: the number of assigners the write uses. */
+  static int groups(FileStoreTable table) {
+    int n = table.options().bucket();
+    if (n > 0) return n;
+    return AssignerPlan.numAssigners(table.options(), SparkSession.active().sparkContext().defaultParallelism());
+  }
 
   static Distribution of(FileStoreTable table) {
     List<Expression> clustering = new ArrayList<>();
@@ -32,11 +43,11 @@ final class BucketDistribution {
   }
 
   /**
-   * An unpartitioned table has exactly {@code bucket} groups of rows, so that many tasks; a
-   * partitioned one has up to partitions x buckets, left to Spark's shuffle settings.
+   * An unpartitioned table has exactly {@link #groups} groups of rows, so that many tasks; a
+   * partitioned one has up to partitions x groups, left to Spark's shuffle settings.
    */
   static int numPartitions(FileStoreTable table) {
-    return table.schema().partitionKeys().isEmpty() ? table.options().bucket() : 0;
+    return table.schema().partitionKeys().isEmpty() ? groups(table) : 0;
   }
 
   /** {@code paimon_bucket(n, '<key types>', k1, k2, ...)} (or another function of the same arguments) over the bucket-key columns. */
@@ -45,7 +56,7 @@ final class BucketDistribution {
     List<String> keys = s.bucketKeys();
     List<PaimonType> types = new ArrayList<>();
     Expression[] args = new Expression[keys.size() + 2];
-    args[0] = Expressions.literal(table.options().bucket());
+    args[0] = Expressions.literal(groups(table));
     for (int i = 0; i < keys.size(); i++) {
       types.add(s.field(keys.get(i)).type());
       args[i + 2] = column(keys.get(i));

@@ -1,5 +1,6 @@
 package io.lagoon.spark.write;
 
+import io.lagoon.core.dynamicbucket.AssignerPlan;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.KeyValueSource;
@@ -30,6 +31,8 @@ class PkBatchWrite implements BatchWrite {
   final long baseSnapshotId;
   /** Reads the table's files for compaction, in the tasks and again at commit; null if the write does not compact. */
   KeyValueSource source;
+  /** Dynamic buckets: how the tasks assign them (set by {@link #prepare}); null for fixed buckets. */
+  AssignerPlan assigners;
 
   /** A MERGE run as an upsert: its rows must have distinct keys. */
   private final boolean mergeUpsert;
@@ -55,7 +58,8 @@ class PkBatchWrite implements BatchWrite {
    */
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new PkWriterFactory(table, prepare(), source, mergeUpsert);
+    long base = prepare();
+    return new PkWriterFactory(table, base, source, assigners, mergeUpsert);
   }
 
   /** Builds the compaction source (kept for the commit) and returns the snapshot the writers start from. */
@@ -64,7 +68,16 @@ class PkBatchWrite implements BatchWrite {
         || LevelZeroVisibility.hidden(table.schema()));
     source = compact ? KeyValueFileReader.buildForCompaction(SparkSession.active(), table) : null;
     // An overwrite starts its buckets afresh (it may also change the bucket count).
-    return mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
+    long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
+    if (table.options().bucket() == -1) {
+      try {
+        assigners = AssignerPlan.of(table, base, BucketDistribution.groups(table));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("Cannot read the bucket index of " + table.fullName() + ": "
+            + e.getMessage(), e);
+      }
+    }
+    return base;
   }
 
   @Override

@@ -32,6 +32,7 @@ final class PkDeltaBatchWrite extends PkBatchWrite implements DeltaBatchWrite {
 
   @Override
   public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new PkDeltaWriterFactory(table, prepare(), source, command.name());
+    long base = prepare();
+    return new PkDeltaWriterFactory(table, base, source, assigners, command.name());
   }
 }

@@ -32,7 +32,7 @@ public final class PkDeltaOperation implements SupportsDelta, PrunableTarget {
   private io.lagoon.spark.read.LagoonScan scan;
 
   public PkDeltaOperation(FileStoreTable table, Command command) {
-    PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+    PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());
     if (command == Command.DELETE) {
       RowLevelRules.requireDeletes(table.fullName(), table.schema(), "DELETE");
       requireRetractableSequence(table, "DELETE");

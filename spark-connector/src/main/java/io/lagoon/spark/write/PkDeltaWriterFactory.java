@@ -5,6 +5,8 @@ import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.engine.RowLevelRules;
+import io.lagoon.core.dynamicbucket.AssignerPlan;
+import io.lagoon.core.mergetree.write.KeyBuckets;
 import io.lagoon.core.mergetree.write.KeyValueTableWriter;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
@@ -33,9 +35,12 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
   private final long baseSnapshotId;
   private final KeyValueSource source;
   private final String statement;
+  private final AssignerPlan assigners;
 
-  PkDeltaWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, String statement) {
+  PkDeltaWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, AssignerPlan assigners,
+                       String statement) {
     this.table = table;
+    this.assigners = assigners;
     this.baseSnapshotId = baseSnapshotId;
     this.source = source;
     this.statement = statement;
@@ -47,7 +52,8 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
   }
 
   private final class Writer implements DeltaWriter<InternalRow> {
-    private final KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, true);
+    private final KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, true,
+        assigners == null ? null : KeyBuckets.dynamic(assigners.newAssigner()));
     private final TableSchema schema = table.schema();
     /** Positions in the table row of the row id's columns (key, then sequence fields), and their types. */
     private final int[] idPositions;

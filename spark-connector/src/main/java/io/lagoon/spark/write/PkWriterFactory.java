@@ -1,6 +1,8 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.dynamicbucket.AssignerPlan;
+import io.lagoon.core.mergetree.write.KeyBuckets;
 import io.lagoon.core.mergetree.write.KeyValueTableWriter;
 import io.lagoon.core.table.FileStoreTable;
 import java.io.IOException;
@@ -15,9 +17,12 @@ final class PkWriterFactory implements DataWriterFactory {
   private final long baseSnapshotId;
   private final KeyValueSource source;
   private final boolean mergeUpsert;
+  private final AssignerPlan assigners;
 
-  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, boolean mergeUpsert) {
+  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, AssignerPlan assigners,
+                  boolean mergeUpsert) {
     this.table = table;
+    this.assigners = assigners;
     this.baseSnapshotId = baseSnapshotId;
     this.source = source;
     this.mergeUpsert = mergeUpsert;
@@ -25,7 +30,8 @@ final class PkWriterFactory implements DataWriterFactory {
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source);
+    KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, false,
+        assigners == null ? null : KeyBuckets.dynamic(assigners.newAssigner()));
     if (mergeUpsert) writer.requireUniqueKeys("MERGE INTO " + table.fullName());
     return new DataWriter<InternalRow>() {
       @Override

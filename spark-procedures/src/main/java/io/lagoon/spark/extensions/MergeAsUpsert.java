@@ -94,7 +94,7 @@ public final class MergeAsUpsert extends Rule<LogicalPlan> {
     if (o.engine() != MergeEngine.DEDUPLICATE || o.ignoreDelete()) return false;
     if (table.options().rowKindField() != null) return false;
     try {
-      PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema().options());
+      PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());
       return true;
     } catch (RuntimeException e) {
       return false;

@@ -2,6 +2,7 @@ package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.dynamicbucket.KeyAssignments;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.compact.LevelZeroPromotion;
@@ -57,7 +58,9 @@ public final class KeyValueCommit {
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
     List<BucketVectorChange> vectors = new ArrayList<>();
+    KeyAssignments keys = new KeyAssignments(results.isEmpty() ? -1 : results.get(0).assignedOn);
     for (KeyValueWriteResult r : results) {
+      keys.add(r.freshHashes);
       added.addAll(r.newFiles);
       before.addAll(r.compactBefore);
       after.addAll(r.compactAfter);
@@ -65,12 +68,12 @@ public final class KeyValueCommit {
     }
     RewriteFiles compaction = table.newRewrite().replace(before, after).vectors(vectors);
     if (overwritePartitions != null) {
-      overwrite(table, added, compaction, overwritePartitions);
+      overwrite(table, added, compaction, overwritePartitions, keys);
       return;
     }
     try {
-      if (rowLevelReadAt < 0) table.newAppend().add(added).commit();
-      else table.newRowDelta().addFiles(added).validateNoConcurrentKeys(rowLevelReadAt).commit();
+      if (rowLevelReadAt < 0) table.newAppend().add(added).assignKeys(keys).commit();
+      else table.newRowDelta().addFiles(added).assignKeys(keys).validateNoConcurrentKeys(rowLevelReadAt).commit();
     } catch (IOException | RuntimeException e) {
       abandon(table, compaction);
       throw e;
@@ -100,7 +103,7 @@ public final class KeyValueCommit {
    * takes the compacted set directly; the level-0 files it replaced are deleted afterwards.
    */
   private static void overwrite(FileStoreTable table, List<ManifestEntry> added, RewriteFiles compaction,
-                                Predicate<InternalRow> partitions) throws IOException {
+                                Predicate<InternalRow> partitions, KeyAssignments keys) throws IOException {
     Set<ManifestEntry.FileId> replaced = new HashSet<>();
     for (ManifestEntry e : compaction.removed()) replaced.add(e.id());
     List<ManifestEntry> files = new ArrayList<>();
@@ -111,7 +114,7 @@ public final class KeyValueCommit {
     for (ManifestEntry e : compaction.added()) kept.add(e.id());
     obsolete.removeIf(e -> kept.contains(e.id()));
     try {
-      table.newOverwrite(partitions).add(files).commit();
+      table.newOverwrite(partitions).add(files).assignKeys(keys).commit();
     } finally {
       UncommittedFiles.deleteData(table, obsolete);
     }

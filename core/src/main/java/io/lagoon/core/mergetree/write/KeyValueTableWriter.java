@@ -4,7 +4,6 @@ import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.data.BinaryRowEncoder;
-import io.lagoon.core.data.BucketFunction;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.manifest.DataFileMeta;
@@ -37,7 +36,8 @@ import org.apache.spark.sql.types.DataType;
 
 /**
  * Writes one task's rows into a primary-key table: each row goes to its partition and to the
- * bucket Paimon's hash of its bucket key picks, where a {@link BucketWriter} writes key-sorted
+ * bucket its key gets ({@link KeyBuckets}: Paimon's hash of the bucket key over fixed buckets, or
+ * a dynamic bucket), where a {@link BucketWriter} writes key-sorted
  * level-0 files. Sequence numbers continue from the bucket's highest in the base snapshot.
  * Rows are expected sorted by (partition, key) — Spark does that for the connector — so a task
  * keeps the buckets of one partition open together, each receiving its rows in key order, and
@@ -54,10 +54,12 @@ public final class KeyValueTableWriter {
   private final FileStoreTable table;
   private final TableSchema schema;
   private final BaseFiles base;
+  private final long baseSnapshotId;
   private final KeyValueSource source;
   private final PartitionExtractor partitions;
   private final DataFilePaths paths;
-  private final int numBuckets;
+  private final KeyBuckets keyBuckets;
+  private final int totalBuckets;
   private final int[] primaryKeyIndexes;
   private final int[] keyIndexes;
   private final DataType[] keyTypes;
@@ -108,18 +110,29 @@ public final class KeyValueTableWriter {
    */
   public KeyValueTableWriter(FileStoreTable table, long baseSnapshotId, KeyValueSource source,
                              boolean retractionsFirst) {
+    this(table, baseSnapshotId, source, retractionsFirst, null);
+  }
+
+  /**
+   * @param keyBuckets picks each key's bucket; null for the table's fixed buckets
+   */
+  public KeyValueTableWriter(FileStoreTable table, long baseSnapshotId, KeyValueSource source,
+                             boolean retractionsFirst, KeyBuckets keyBuckets) {
     this.table = table;
     this.retractionsFirst = retractionsFirst;
     this.schema = table.schema();
     if (schema.primaryKeys().isEmpty()) {
       throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key");
     }
-    this.numBuckets = table.options().bucket();
-    if (numBuckets <= 0) {
+    int numBuckets = table.options().bucket();
+    if (keyBuckets == null && numBuckets <= 0) {
       throw new UnsupportedOperationException("Table " + table.fullName() + " has 'bucket'='" + numBuckets
-          + "'; Lagoon writes primary-key tables with a fixed number of buckets only: set 'bucket'='N'");
+          + "': its buckets are dynamic, and the write must say how it assigns them");
     }
+    this.keyBuckets = keyBuckets != null ? keyBuckets : KeyBuckets.fixed(numBuckets);
+    this.totalBuckets = this.keyBuckets.totalBuckets();
     this.base = new BaseFiles(table, baseSnapshotId);
+    this.baseSnapshotId = baseSnapshotId;
     this.source = source;
     this.partitions = new PartitionExtractor(schema, table.options().partitionDefaultName());
     this.paths = table.paths();
@@ -183,7 +196,6 @@ public final class KeyValueTableWriter {
             + table.fullName() + " is null; every primary-key column needs a value");
       }
     }
-    int bucket = BucketFunction.bucket(bucketKeys.hash(value), numBuckets);
     PartitionKey partition = partitions.partitionOf(value);
     if (currentPartition == null || !currentPartition.equals(partition)) {
       // Sorted input: the previous partition is done.
@@ -193,7 +205,12 @@ public final class KeyValueTableWriter {
       }
       open.clear();
       currentPartition = partition;
-      currentBuckets = byPartition.computeIfAbsent(partition, p -> new BucketState[numBuckets]);
+      currentBuckets = byPartition.computeIfAbsent(partition, p -> new BucketState[Math.max(totalBuckets, 16)]);
+    }
+    int bucket = keyBuckets.bucket(currentPartition, bucketKeys.hash(value));
+    if (bucket >= currentBuckets.length) {
+      currentBuckets = java.util.Arrays.copyOf(currentBuckets, Math.max(bucket + 1, currentBuckets.length * 2));
+      byPartition.put(currentPartition, currentBuckets);
     }
     BucketState state = currentBuckets[bucket];
     if (state == null) {
@@ -220,7 +237,7 @@ public final class KeyValueTableWriter {
 
   private BucketState bucketState(PartitionKey partition, int bucket) throws IOException {
     BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket),
-        base.nextSequence(partition.bytes, bucket, numBuckets),
+        base.nextSequence(partition.bytes, bucket, totalBuckets),
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()),
         retractionsFirst, uniqueKeysOf);
     BucketState s = new BucketState(partition, bucket, w);
@@ -241,12 +258,14 @@ public final class KeyValueTableWriter {
     for (BucketState s : buckets) {
       List<ManifestEntry> fresh = new ArrayList<>();
       for (DataFileMeta f : s.writer.finish()) {
-        fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
+        fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, totalBuckets, f));
       }
       added.addAll(fresh);
-      if (compact && !fresh.isEmpty()) compactBucket(s, fresh, before, after, vectorChanges);
+      if (compact && !fresh.isEmpty() && keyBuckets.compacts(s.partition, s.bucket)) {
+        compactBucket(s, fresh, before, after, vectorChanges);
+      }
     }
-    return new KeyValueWriteResult(added, before, after, vectorChanges);
+    return new KeyValueWriteResult(added, before, after, vectorChanges, keyBuckets.freshHashes(), baseSnapshotId);
   }
 
   private void compactBucket(BucketState s, List<ManifestEntry> fresh, List<ManifestEntry> before,
@@ -266,7 +285,7 @@ public final class KeyValueTableWriter {
     if (vectors != null) vectorChanges.add(vectors.change(table, baseFiles));
     for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
     for (DataFileMeta f : result.get().after()) {
-      after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, numBuckets, f));
+      after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, totalBuckets, f));
     }
   }
 

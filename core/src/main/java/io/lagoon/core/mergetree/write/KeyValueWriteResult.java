@@ -1,11 +1,14 @@
 package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.operation.RewriteFiles;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** What one task wrote into a primary-key table, for the driver to commit. */
 public final class KeyValueWriteResult implements Serializable {
@@ -17,6 +20,10 @@ public final class KeyValueWriteResult implements Serializable {
   public final List<ManifestEntry> compactAfter;
   /** Deletion-vector mode: per compacted bucket, what its compaction assumed and changed. */
   public final List<BucketVectorChange> vectorChanges;
+  /** Dynamic buckets: hashes of the keys the task gave a bucket for the first time. */
+  public final Map<BucketId, int[]> freshHashes;
+  /** The snapshot whose HASH index the buckets were assigned on (-1: none, or fixed buckets). */
+  public final long assignedOn;
 
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter) {
@@ -25,6 +32,14 @@ public final class KeyValueWriteResult implements Serializable {
 
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges) {
+    this(newFiles, compactBefore, compactAfter, vectorChanges, Map.of(), -1);
+  }
+
+  public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
+                             List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges,
+                             Map<BucketId, int[]> freshHashes, long assignedOn) {
+    this.freshHashes = new LinkedHashMap<>(freshHashes);
+    this.assignedOn = assignedOn;
     this.newFiles = List.copyOf(newFiles);
     this.compactBefore = List.copyOf(compactBefore);
     this.compactAfter = List.copyOf(compactAfter);
