@@ -49,11 +49,12 @@ class HashIndexCommitTest {
 
   @BeforeEach
   void dynamicBucketTable() throws IOException {
+    java.nio.file.Path folder = tmp.resolve("t-" + UUID.randomUUID());
     List<DataField> fields = List.of(new DataField(0, "p", INT.notNull()), new DataField(1, "id", INT.notNull()));
     TableSchema schema = new TableSchema(0, fields, 1, List.of("p"), List.of("p", "id"),
         Map.of("bucket", "-1", "commit.max-retries", "2"), null, 0L);
     FileIO io = new FileIO(new Configuration());
-    Path dir = new Path(tmp.resolve("t").toUri());
+    Path dir = new Path(folder.toUri());
     assertTrue(new SchemaManager(io, dir).tryCommit(schema));
     table = new FileStoreTable(io, dir, "db.t", schema);
   }
@@ -167,5 +168,34 @@ class HashIndexCommitTest {
   void unionKeepsOrderAndDropsDuplicates() {
     assertEquals(Arrays.toString(new int[] {3, 1, 2, 5}), Arrays.toString(HashIndexUpdate.union(new int[] {3, 1, 2},
         new int[] {2, 5, 3})));
+  }
+
+  /**
+   * Two writers assign the same new keys on the same snapshot with different numbers of
+   * assigners (as jobs on clusters of different sizes do), so some keys get different buckets:
+   * whichever commits second fails, in either order, and its retry on the new snapshot puts
+   * those keys where the first put them.
+   */
+  @Test
+  void writersThatGaveANewKeyDifferentBucketsConflictInEitherOrder() throws IOException {
+    for (boolean wideFirst : new boolean[] {true, false}) {
+      dynamicBucketTable();
+      append(-1, keys(0, 0, 100));
+      long base = latest();
+      Map<BucketId, int[]> narrow = assign(base, 1);
+      Map<BucketId, int[]> wide = assign(base, 2);
+      append(base, wideFirst ? wide : narrow);
+      Map<BucketId, int[]> second = wideFirst ? narrow : wide;
+      assertThrows(CommitConflictException.class, () -> append(base, second), "second of wideFirst=" + wideFirst);
+      Map<BucketId, int[]> retried = assign(latest(), wideFirst ? 1 : 2);
+      assertTrue(retried.isEmpty(), "on the new snapshot every key is known: " + retried.keySet());
+    }
+  }
+
+  /** The new keys' hashes a write of keys 1..7 of partition 0 assigns with {@code n} assigners. */
+  private Map<BucketId, int[]> assign(long base, int n) throws IOException {
+    DynamicBucketAssigner a = AssignerPlan.of(SnapshotHashIndex.of(table, base), n, 2, -1).newAssigner();
+    for (int h = 1; h <= 7; h++) a.assign(partition(0), h);
+    return a.freshHashes();
   }
 }

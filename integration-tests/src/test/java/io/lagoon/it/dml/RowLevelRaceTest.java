@@ -45,6 +45,7 @@ class RowLevelRaceTest extends LagoonSparkTest {
       case "pk": return "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')";
       case "pk-dv": return "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')";
       case "append-dv": return "TBLPROPERTIES ('deletion-vectors.enabled' = 'true')";
+      case "pk-dynamic": return "TBLPROPERTIES ('primary-key' = 'id', 'dynamic-bucket.target-row-num' = '50')";
       default: return "";
     }
   }
@@ -74,7 +75,7 @@ class RowLevelRaceTest extends LagoonSparkTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"pk", "pk-dv", "append-dv", "append"})
+  @ValueSource(strings = {"pk", "pk-dv", "pk-dynamic", "append-dv", "append"})
   void racingIncrementsOfOneRowAreNeverLost(String kind) throws Exception {
     String t = "lake.race." + kind.replace('-', '_');
     sql("CREATE TABLE " + t + " (id INT" + (kind.startsWith("pk") ? " NOT NULL" : "") + ", n INT, tag STRING) "
@@ -140,7 +141,7 @@ class RowLevelRaceTest extends LagoonSparkTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"pk", "pk-dv"})
+  @ValueSource(strings = {"pk", "pk-dv", "pk-dynamic"})
   void statementsRacingFullCompactionsLoseNothingAndResurrectNothing(String kind) throws Exception {
     String t = "lake.race.compacted_" + kind.replace('-', '_');
     sql("CREATE TABLE " + t + " (id INT NOT NULL, n INT, tag STRING) " + properties(kind));

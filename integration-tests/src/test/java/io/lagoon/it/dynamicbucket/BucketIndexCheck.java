@@ -79,7 +79,9 @@ final class BucketIndexCheck {
         }
       }
     }
-    String cols = String.join(", ", keyColumns);
+    List<String> fullKey = new ArrayList<>(keyColumns);
+    fullKey.addAll(table.schema().partitionKeys());
+    String cols = String.join(", ", fullKey);
     assertEquals(spark.sql("SELECT " + cols + " FROM " + sqlName).count(),
         spark.sql("SELECT DISTINCT " + cols + " FROM " + sqlName).count(), "no key is live twice (in two buckets)");
     // Every record of a live file, retractions too, must be in the bucket its key's hash is indexed in.

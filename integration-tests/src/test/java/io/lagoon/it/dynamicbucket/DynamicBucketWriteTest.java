@@ -103,4 +103,33 @@ class DynamicBucketWriteTest extends LagoonSparkTest {
     assertEquals(10, indexedX, "the overwritten partition indexes only its new keys");
     assertEquals(SparkRows.renderAll(sql("SELECT * FROM lake.dyn.parts")), PaimonOracle.readRows(dir("parts")));
   }
+
+  @Test
+  void rowLevelStatementsKeepEveryKeyInItsBucket() {
+    for (String dv : List.of("false", "true")) {
+      String name = "dml_" + dv;
+      String t = "lake.dyn." + name;
+      sql("CREATE TABLE " + t + " (id INT, n INT) TBLPROPERTIES ('primary-key' = 'id', "
+          + "'dynamic-bucket.target-row-num' = '60', 'deletion-vectors.enabled' = '" + dv + "')");
+      sql("INSERT INTO " + t + " SELECT CAST(id AS INT), CAST(id AS INT) FROM range(0, 300)");
+      sql("DELETE FROM " + t + " WHERE n % 10 = 3");
+      sql("UPDATE " + t + " SET n = n + 1000 WHERE n % 10 = 5");
+      // Changing the key retracts the old key in its bucket and gives the new key one.
+      sql("UPDATE " + t + " SET id = id + 10000 WHERE n % 10 = 7");
+      sql("MERGE INTO " + t + " t USING (SELECT CAST(id AS INT) AS id, CAST(id AS INT) AS n FROM range(290, 320)) s "
+          + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET n = -s.n WHEN NOT MATCHED THEN INSERT *");
+      List<String> expected = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        if (i % 10 == 3) continue;
+        if (i % 10 == 7) expected.add((i + 10000) + "," + i);
+        else expected.add(i + "," + (i >= 290 ? -i : i % 10 == 5 ? i + 1000 : i));
+      }
+      for (int i = 290; i < 320; i++) if (i >= 300 || i % 10 == 3 || i % 10 == 7) expected.add(i + "," + i);
+      expected.sort(String::compareTo);
+      assertEquals(expected, rows("SELECT * FROM " + t), "deletion vectors " + dv);
+      check(name);
+      assertEquals(SparkRows.renderAll(sql("SELECT * FROM " + t)), PaimonOracle.readRows(dir(name)),
+          "Paimon 1.3.1 reads what Lagoon reads, deletion vectors " + dv);
+    }
+  }
 }

@@ -331,6 +331,25 @@ public final class PaimonOracle {
         });
     }
 
+    /**
+     * Writes and commits the rows into a dynamic-bucket table with the buckets Paimon's own
+     * assigner gives them (one assigner, as a Flink job of parallelism 1), loading the table's
+     * HASH index as of its latest snapshot.
+     */
+    public static void writeRowsAsPaimonAssigns(java.nio.file.Path tableDir, List<? extends InternalRow> rows) {
+        FileStoreTable table = openTable(tableDir);
+        org.apache.paimon.CoreOptions o = table.coreOptions();
+        Integer max = o.dynamicBucketMaxBuckets();
+        org.apache.paimon.index.HashBucketAssigner assigner = new org.apache.paimon.index.HashBucketAssigner(
+                table.snapshotManager(), "oracle-" + java.util.UUID.randomUUID(), table.store().newIndexFileHandler(),
+                1, 1, 0, o.dynamicBucketTargetRowNum(), max == null ? -1 : max);
+        org.apache.paimon.table.sink.RowKeyExtractor keys = table.createRowKeyExtractor();
+        writeRows(tableDir, rows, row -> {
+            keys.setRecord(row);
+            return assigner.assign(keys.partition(), keys.trimmedPrimaryKey().hashCode());
+        });
+    }
+
     /** Creates a tag on the given snapshot. */
     public static void createTag(java.nio.file.Path tableDir, String tag, long snapshotId) {
         openTable(tableDir).createTag(tag, snapshotId);
