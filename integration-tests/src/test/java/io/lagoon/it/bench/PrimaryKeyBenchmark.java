@@ -25,9 +25,13 @@ import org.apache.spark.sql.SparkSession;
  * merge-on-read, an append table holding them, Paimon 0.9's table with deletion vectors (written
  * and read by Paimon) and that same table read by Lagoon.
  *
+ * <p>{@code --buckets -1} makes the tables dynamic-bucket ones (each engine assigns buckets its own
+ * way, from its HASH index). {@code --cold true} skips the warm-up and the scans: run one engine
+ * per fresh JVM that way for its cold load and upserts, as a scheduled job sees them.
+ *
  * <pre>
- * options: --rows N (1000000)  --rounds N (5)  --buckets N (4)  --runs N (5)
- *          --dir PATH (target/bench-pk)  --master M (local[2])  --engines lagoon,paimon
+ * options: --rows N (1000000)  --rounds N (5)  --buckets N (4; -1 = dynamic)  --runs N (5)
+ *          --dir PATH (target/bench-pk)  --master M (local[2])  --engines lagoon,paimon  --cold false
  * </pre>
  */
 public final class PrimaryKeyBenchmark {
@@ -40,6 +44,7 @@ public final class PrimaryKeyBenchmark {
   private Path dir = Path.of("target", "bench-pk");
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
+  private boolean cold;
 
   public static void main(String[] args) throws Exception {
     PrimaryKeyBenchmark b = new PrimaryKeyBenchmark();
@@ -55,8 +60,9 @@ public final class PrimaryKeyBenchmark {
         case "--dir": b.dir = Path.of(v); break;
         case "--master": b.master = v; break;
         case "--engines": b.engines = List.of(v.split(",")); break;
+        case "--cold": b.cold = Boolean.parseBoolean(v); break;
         default: throw new IllegalArgumentException("Unknown option " + a
-            + " (options: --rows --rounds --buckets --runs --dir --master --engines)");
+            + " (options: --rows --rounds --buckets --runs --dir --master --engines --cold)");
       }
     }
     b.run();
@@ -99,7 +105,7 @@ public final class PrimaryKeyBenchmark {
     SqlShell.quietLogging();
     SparkSession.Builder b = SparkSession.builder().master(master).appName("lagoon-pk-benchmark")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", Integer.toString(buckets))
+        .config("spark.sql.shuffle.partitions", Integer.toString(buckets > 0 ? buckets : 4))
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.catalog.lagoon", "io.lagoon.spark.LagoonCatalog")
         .config("spark.sql.catalog.lagoon.warehouse", dir.resolve("lagoon").toUri().toString());
@@ -120,7 +126,7 @@ public final class PrimaryKeyBenchmark {
       String expected = expected(spark);
       for (String engine : engines) {
         if (engine.equals("paimon") && !paimon) continue;
-        measure(spark, engine, "warmup", Math.max(1, rows / 5), 3);
+        if (!cold) measure(spark, engine, "warmup", Math.max(1, rows / 5), 3);
       }
       Map<String, Result> results = new LinkedHashMap<>();
       for (String engine : engines) {
@@ -132,7 +138,7 @@ public final class PrimaryKeyBenchmark {
         }
       }
       report(results);
-      scans(spark, paimon, expected);
+      if (!cold) scans(spark, paimon, expected);
     } finally {
       spark.stop();
     }
@@ -217,8 +223,9 @@ public final class PrimaryKeyBenchmark {
 
   private void report(Map<String, Result> results) {
     System.out.println();
-    System.out.printf(Locale.ROOT, "Primary-key table: %,d rows, %d buckets, %d upsert rounds of ~10%% of the keys, %s%n",
-        rows, buckets, rounds, master);
+    System.out.printf(Locale.ROOT, "Primary-key table: %,d rows, %s, %d upsert rounds of ~10%% of the keys, %s, %s%n",
+        rows, buckets > 0 ? buckets + " buckets" : "dynamic buckets", rounds, master,
+        cold ? "cold (first work of the JVM)" : "after a warm-up");
     System.out.printf(Locale.ROOT, "  times in ms; read = median of %d runs of count(*), sum(price) after 1 warm-up%n%n", runs);
     StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-8s %8s", "engine", "load"));
     for (int i = 1; i <= rounds; i++) head.append(String.format(Locale.ROOT, " %8s", "upsert" + i));
