@@ -29,11 +29,15 @@ public final class PrimaryKeyTableRules {
   /** Checks a new primary-key table; every refusal names the table and what to change. */
   static void validateCreate(Identifier id, List<DataField> fields, List<String> partitionKeys,
                              List<String> primaryKeys, Map<String, String> options) {
+    boolean dynamic = parseBucket(options.get(TableOptions.BUCKET)) == -1;
     for (String p : partitionKeys) {
-      if (!primaryKeys.contains(p)) {
+      // With dynamic buckets a key may leave out partition columns: a cross-partition upsert table,
+      // where writing a key into another partition moves it there.
+      if (!primaryKeys.contains(p) && !dynamic) {
         throw invalid(id, "partition column '" + p + "' must be part of the primary key ('primary-key'='"
-            + String.join(",", primaryKeys) + "'): a key's rows must all live in one partition; add it, e.g. "
-            + "'primary-key'='" + String.join(",", primaryKeys) + "," + p + "'");
+            + String.join(",", primaryKeys) + "') of a table with fixed buckets: a key's rows must all live in one "
+            + "bucket; add it, e.g. 'primary-key'='" + String.join(",", primaryKeys) + "," + p + "', or leave "
+            + "'bucket' unset for a cross-partition upsert table");
       }
     }
     if (partitionKeys.containsAll(primaryKeys)) {
@@ -101,11 +105,6 @@ public final class PrimaryKeyTableRules {
     Map<String, String> options = schema.options();
     String bucket = options.get(TableOptions.BUCKET);
     int n = parseBucket(bucket);
-    if (n == -1 && !schema.primaryKeys().containsAll(schema.partitionKeys())) {
-      throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its primary key "
-          + schema.primaryKeys() + " leaves out partition columns of " + schema.partitionKeys() + ", which makes it a "
-          + "cross-partition upsert table, which this Lagoon version does not write");
-    }
     if (n <= 0 && n != -1) {
       throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its 'bucket'="
           + "'" + bucket + "' is " + bucketMode(n)

@@ -18,10 +18,20 @@ import java.io.Serializable;
 public final class AssignerPlan implements Serializable {
   public final int numAssigners;
   private final HashIndexSource index;
+  /** Cross-partition tables: the table and base snapshot whose files say where keys live; else null. */
+  private final FileStoreTable crossPartitionTable;
+  private final long baseSnapshotId;
   private final long targetRowNum;
   private final int maxBuckets;
 
   private AssignerPlan(HashIndexSource index, int numAssigners, long targetRowNum, int maxBuckets) {
+    this(index, numAssigners, targetRowNum, maxBuckets, null, -1);
+  }
+
+  private AssignerPlan(HashIndexSource index, int numAssigners, long targetRowNum, int maxBuckets,
+                       FileStoreTable crossPartitionTable, long baseSnapshotId) {
+    this.crossPartitionTable = crossPartitionTable;
+    this.baseSnapshotId = baseSnapshotId;
     this.index = index;
     this.numAssigners = numAssigners;
     this.targetRowNum = targetRowNum;
@@ -45,8 +55,28 @@ public final class AssignerPlan implements Serializable {
    */
   public static AssignerPlan of(FileStoreTable table, long baseSnapshotId, int numAssigners) throws IOException {
     TableOptions o = table.options();
+    if (isCrossPartition(table)) {
+      return new AssignerPlan(null, numAssigners, o.dynamicBucketTargetRowNum(), o.dynamicBucketMaxBuckets(), table,
+          baseSnapshotId);
+    }
     return new AssignerPlan(SnapshotHashIndex.of(table, baseSnapshotId), numAssigners, o.dynamicBucketTargetRowNum(),
         o.dynamicBucketMaxBuckets());
+  }
+
+  /** A dynamic-bucket table whose primary key leaves out a partition column (Paimon's cross-partition upsert). */
+  public static boolean isCrossPartition(FileStoreTable table) {
+    return table.hasPrimaryKey() && table.options().bucket() == -1
+        && !table.schema().primaryKeys().containsAll(table.schema().partitionKeys());
+  }
+
+  public boolean crossPartition() {
+    return crossPartitionTable != null;
+  }
+
+  /** A task's assigner of a cross-partition table, reading keys through {@code source}. */
+  public CrossPartitionAssigner newCrossPartitionAssigner(io.lagoon.core.mergetree.KeyValueSource source) {
+    return new CrossPartitionAssigner(crossPartitionTable, baseSnapshotId, source, numAssigners, targetRowNum,
+        maxBuckets);
   }
 
   /** For tests: an index given directly. */

@@ -56,6 +56,11 @@ public final class PartitionBucketIndex {
     if (assignerOf(bucket, numAssigners) == assigner) sizes.merge(bucket, 1L, Long::sum);
   }
 
+  /** Counts one key of {@code bucket} toward its size (cross-partition tables: keys known by value, not hash). */
+  public void countKey(int bucket) {
+    if (assignerOf(bucket, numAssigners) == assigner) sizes.merge(bucket, 1L, Long::sum);
+  }
+
   /** The bucket of the key with this hash, choosing one for a new key. */
   public int assign(int hash) {
     if (assignerOf(hash, numAssigners) != assigner) {

@@ -67,7 +67,9 @@ class Paimon09RowLevelInteropTest {
       "pk_dyn_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'dynamic-bucket.target-row-num' = '6')",
       "pk_dyn_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '6')",
       "pk_dyn_dv_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'dynamic-bucket.target-row-num' = '6', 'deletion-vectors.enabled' = 'true')",
-      "pk_dyn_dv_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '6', 'deletion-vectors.enabled' = 'true')"})
+      "pk_dyn_dv_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '6', 'deletion-vectors.enabled' = 'true')",
+      "pk_cross_l|lake|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id', 'dynamic-bucket.target-row-num' = '6')",
+      "pk_cross_p|paimon|PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '6')"})
   void lagoonStatementsReadTheSameInPaimon(String name, String creator, String layout) {
     boolean pk = name.startsWith("pk");
     session.sql("CREATE TABLE " + creator + ".rl." + name + " (id INT" + (pk ? " NOT NULL" : "") + ", v STRING, n INT, "
@@ -99,6 +101,16 @@ class Paimon09RowLevelInteropTest {
     if (pk) {
       assertEquals(List.of("paimon-upsert"), session.sql("SELECT v FROM lake.rl." + name + " WHERE id = 22")
           .collectAsList().stream().map(r -> r.getString(0)).collect(java.util.stream.Collectors.toList()));
+    }
+    if (name.startsWith("pk_cross")) {
+      // A key moves to another partition by either engine's write, and lives once.
+      session.sql("INSERT INTO lake.rl." + name + " VALUES (24, 'moved-by-lagoon', 3, 'b')");
+      same(name, "Lagoon's move");
+      session.sql("INSERT INTO paimon.rl." + name + " VALUES (24, 'moved-by-paimon', 4, 'a')");
+      same(name, "Paimon's move");
+      assertEquals(List.of("24,a", "26,a"), session.sql("SELECT id, p FROM lake.rl." + name + " WHERE id IN (24, 26)")
+          .collectAsList().stream().map(r -> r.getInt(0) + "," + r.getString(1)).sorted()
+          .collect(java.util.stream.Collectors.toList()));
     }
     List<String> rows = read("lake", name);
     assertFalse(rows.isEmpty());

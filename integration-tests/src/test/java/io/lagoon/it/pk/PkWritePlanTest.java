@@ -94,12 +94,9 @@ class PkWritePlanTest extends LagoonSparkTest {
   @Test
   void tablesThisVersionCannotWriteAreRefusedUntouched() throws IOException {
     tableWithOptions("changelog", Map.of("bucket", "2", "changelog-producer", "input"));
-    crossPartitionTable("cross");
     tableWithOptions("postponed", Map.of("bucket", "-2"));
     assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.changelog VALUES (1, 'a')"),
         "primary-key table w.changelog", "changelog-producer", "changelog files");
-    assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.cross VALUES (1, 'a', 'x')"),
-        "primary-key table w.cross", "cross-partition upsert");
     assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.postponed VALUES (1, 'a')"),
         "primary-key table w.postponed", "postponed-bucket mode");
     assertRefusedUnchanged(warehouse, () -> sql("TRUNCATE TABLE lake.w.changelog"), "primary-key table w.changelog");
@@ -109,17 +106,6 @@ class PkWritePlanTest extends LagoonSparkTest {
    * A table as another engine could have made it: options Lagoon refuses at CREATE are set by
    * publishing a second schema version directly.
    */
-  /** A dynamic-bucket table whose key leaves out its partition column, as Flink can create. */
-  private static void crossPartitionTable(String name) throws IOException {
-    sql("CREATE TABLE lake.w." + name + " (id INT, v STRING, d STRING) PARTITIONED BY (d) "
-        + "TBLPROPERTIES ('primary-key' = 'id,d')");
-    SchemaManager schemas = new SchemaManager(new FileIO(new Configuration()),
-        new Path(warehouse.resolve("w.db/" + name).toUri()));
-    TableSchema s = schemas.latest().orElseThrow();
-    assertTrue(schemas.tryCommit(new TableSchema(1, s.fields(), s.highestFieldId(), s.partitionKeys(), List.of("id"),
-        s.options(), s.comment(), System.currentTimeMillis())));
-  }
-
   private static void tableWithOptions(String name, Map<String, String> options) throws IOException {
     sql("CREATE TABLE lake.w." + name + " (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
     SchemaManager schemas = new SchemaManager(new FileIO(new Configuration()),

@@ -35,7 +35,10 @@ final class BucketDistribution {
 
   static Distribution of(FileStoreTable table) {
     List<Expression> clustering = new ArrayList<>();
-    for (String p : table.schema().partitionKeys()) clustering.add(column(p));
+    // A cross-partition table's key may move between partitions: its assigner alone decides.
+    if (!AssignerPlan.isCrossPartition(table)) {
+      for (String p : table.schema().partitionKeys()) clustering.add(column(p));
+    }
     // Unpartitioned: as many tasks as buckets, bucket b in task b (a hash of the bucket number
     // would often put several buckets in one task and leave others idle).
     clustering.add(bucket(table, clustering.isEmpty() ? PaimonBucketFunction.TASK_NAME : PaimonBucketFunction.NAME));
@@ -47,7 +50,7 @@ final class BucketDistribution {
    * partitioned one has up to partitions x groups, left to Spark's shuffle settings.
    */
   static int numPartitions(FileStoreTable table) {
-    return table.schema().partitionKeys().isEmpty() ? groups(table) : 0;
+    return table.schema().partitionKeys().isEmpty() || AssignerPlan.isCrossPartition(table) ? groups(table) : 0;
   }
 
   /** {@code paimon_bucket(n, '<key types>', k1, k2, ...)} (or another function of the same arguments) over the bucket-key columns. */

@@ -70,6 +70,15 @@ class PkBatchWrite implements BatchWrite {
     // An overwrite starts its buckets afresh (it may also change the bucket count).
     long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
     if (table.options().bucket() == -1) {
+      if (AssignerPlan.isCrossPartition(table)) {
+        if (mode != LagoonWriteBuilder.OverwriteMode.NONE) {
+          throw new UnsupportedOperationException("Cannot overwrite partitions of " + table.fullName() + ": its primary "
+              + "key " + table.schema().primaryKeys() + " leaves out partition columns (a cross-partition upsert table), "
+              + "so new rows may have keys that live in other partitions; use INSERT INTO, or DELETE then INSERT");
+        }
+        // Its tasks read where keys live, whether or not the write compacts.
+        if (source == null) source = KeyValueFileReader.buildForCompaction(SparkSession.active(), table);
+      }
       try {
         assigners = AssignerPlan.of(table, base, BucketDistribution.groups(table));
       } catch (IOException e) {

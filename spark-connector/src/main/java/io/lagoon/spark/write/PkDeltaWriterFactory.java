@@ -53,7 +53,7 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
 
   private final class Writer implements DeltaWriter<InternalRow> {
     private final KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, true,
-        assigners == null ? null : KeyBuckets.dynamic(assigners.newAssigner()));
+        assigners == null ? null : KeyBuckets.of(assigners, source));
     private final TableSchema schema = table.schema();
     /** Positions in the table row of the row id's columns (key, then sequence fields), and their types. */
     private final int[] idPositions;

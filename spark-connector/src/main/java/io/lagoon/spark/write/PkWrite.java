@@ -1,5 +1,6 @@
 package io.lagoon.spark.write;
 
+import io.lagoon.core.dynamicbucket.AssignerPlan;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.SortDirection;
 import org.apache.spark.sql.connector.expressions.SortOrder;
 import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DeltaWrite;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.sources.Filter;
@@ -61,7 +63,11 @@ class PkWrite implements Write, RequiresDistributionAndOrdering {
   public SortOrder[] requiredOrdering() {
     TableSchema s = table.schema();
     List<SortOrder> out = new ArrayList<>();
-    for (String p : s.partitionKeys()) out.add(Expressions.sort(column(p), SortDirection.ASCENDING));
+    // A cross-partition table's row-level records may carry only the key (a DELETE's row id).
+    boolean partitionsKnown = !(this instanceof DeltaWrite) || !AssignerPlan.isCrossPartition(table);
+    if (partitionsKnown) {
+      for (String p : s.partitionKeys()) out.add(Expressions.sort(column(p), SortDirection.ASCENDING));
+    }
     for (String k : s.trimmedPrimaryKeys()) out.add(Expressions.sort(column(k), SortDirection.ASCENDING));
     return out.toArray(new SortOrder[0]);
   }

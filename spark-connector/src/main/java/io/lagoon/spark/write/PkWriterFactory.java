@@ -31,7 +31,7 @@ final class PkWriterFactory implements DataWriterFactory {
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
     KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, false,
-        assigners == null ? null : KeyBuckets.dynamic(assigners.newAssigner()));
+        assigners == null ? null : KeyBuckets.of(assigners, source));
     if (mergeUpsert) writer.requireUniqueKeys("MERGE INTO " + table.fullName());
     return new DataWriter<InternalRow>() {
       @Override

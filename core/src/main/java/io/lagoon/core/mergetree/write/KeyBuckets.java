@@ -1,6 +1,9 @@
 package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.data.BucketFunction;
+import io.lagoon.core.dynamicbucket.AssignerPlan;
+import io.lagoon.core.dynamicbucket.CrossPartitionAssigner;
+import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.dynamicbucket.DynamicBucketAssigner;
 import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.write.PartitionKey;
@@ -20,6 +23,50 @@ public interface KeyBuckets {
 
   /** New key hashes to record in the HASH index, by bucket (empty for fixed buckets). */
   Map<BucketId, int[]> freshHashes();
+
+  /** A task's dynamic buckets as {@code plan} says ({@code source} reads keys of cross-partition tables). */
+  static KeyBuckets of(AssignerPlan plan, KeyValueSource source) {
+    return plan.crossPartition() ? crossPartition(plan.newCrossPartitionAssigner(source)) : dynamic(plan.newAssigner());
+  }
+
+  /** Cross-partition tables: the assigner that says where each key lives; null otherwise. */
+  default CrossPartitionAssigner crossPartition() {
+    return null;
+  }
+
+  /**
+   * A cross-partition table: the writer asks {@code assigner} for each record's bucket and where
+   * to retract it; buckets are shared among tasks (a key moving in may land in any), so none
+   * compacts, and no HASH index is kept (Paimon keeps none in this mode).
+   */
+  static KeyBuckets crossPartition(CrossPartitionAssigner assigner) {
+    return new KeyBuckets() {
+      @Override
+      public int bucket(PartitionKey partition, int hash) {
+        throw new IllegalStateException("a cross-partition write routes each record through its assigner");
+      }
+
+      @Override
+      public int totalBuckets() {
+        return -1;
+      }
+
+      @Override
+      public boolean compacts(PartitionKey partition, int bucket) {
+        return false;
+      }
+
+      @Override
+      public Map<BucketId, int[]> freshHashes() {
+        return Map.of();
+      }
+
+      @Override
+      public CrossPartitionAssigner crossPartition() {
+        return assigner;
+      }
+    };
+  }
 
   /** {@code 'bucket'='N'}: {@code abs(hash % N)}; every bucket is written by one task. */
   static KeyBuckets fixed(int n) {

@@ -4,7 +4,9 @@ import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.KeyComparator;
 import io.lagoon.core.mergetree.KeyValueLayout;
 import io.lagoon.core.data.BinaryRowEncoder;
+import io.lagoon.core.data.BinaryRows;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.dynamicbucket.CrossPartitionAssigner;
 import io.lagoon.core.deletionvectors.BucketVectors;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.FileKind;
@@ -23,6 +25,7 @@ import io.lagoon.core.write.PartitionKey;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,6 +82,8 @@ public final class KeyValueTableWriter {
   private String uniqueKeysOf;
   /** Buckets with an open file, oldest first: beyond {@link #MAX_OPEN_FILES} the oldest closes its file. */
   private final ArrayDeque<BucketState> open = new ArrayDeque<>();
+  /** Cross-partition: (partition, bucket, row) of keys to retract where they lived, written at finish. */
+  private final List<Object[]> pendingRetractions = new ArrayList<>();
 
   /** One bucket this task writes. */
   private static final class BucketState {
@@ -197,6 +202,33 @@ public final class KeyValueTableWriter {
       }
     }
     PartitionKey partition = partitions.partitionOf(value);
+    CrossPartitionAssigner cross = keyBuckets.crossPartition();
+    if (cross != null) {
+      writeCrossPartition(cross, partition, value, kind);
+      return;
+    }
+    writeTo(partition, -1, value, kind);
+  }
+
+  /**
+   * A cross-partition record: written where its key lives, or into its partition with a new
+   * bucket after a retraction where the key lived. Retractions are written at {@link #finish},
+   * grouped by partition, so the sorted input keeps its partitions' files together.
+   */
+  private void writeCrossPartition(CrossPartitionAssigner cross, PartitionKey partition, InternalRow value, byte kind)
+      throws IOException {
+    CrossPartitionAssigner.Decision d = cross.assign(partition.bytes, project(value, keyIndexes, keyTypes),
+        !KeyValue.isAdd(kind));
+    if (d.retractPartition != null) {
+      PartitionKey old = Arrays.equals(d.retractPartition, partition.bytes) ? partition
+          : new PartitionKey(BinaryRows.deserialize(d.retractPartition, schema.partitionTypes()), d.retractPartition);
+      pendingRetractions.add(new Object[] {old, d.retractBucket, value});
+    }
+    if (d.bucket >= 0) writeTo(partition, d.bucket, value, kind);
+  }
+
+  /** Writes into the bucket the table's {@link KeyBuckets} picks ({@code bucket} -1), or into {@code bucket}. */
+  private void writeTo(PartitionKey partition, int givenBucket, InternalRow value, byte kind) throws IOException {
     if (currentPartition == null || !currentPartition.equals(partition)) {
       // Sorted input: the previous partition is done.
       for (BucketState b : open) {
@@ -207,7 +239,7 @@ public final class KeyValueTableWriter {
       currentPartition = partition;
       currentBuckets = byPartition.computeIfAbsent(partition, p -> new BucketState[Math.max(totalBuckets, 16)]);
     }
-    int bucket = keyBuckets.bucket(currentPartition, bucketKeys.hash(value));
+    int bucket = givenBucket >= 0 ? givenBucket : keyBuckets.bucket(currentPartition, bucketKeys.hash(value));
     if (bucket >= currentBuckets.length) {
       currentBuckets = java.util.Arrays.copyOf(currentBuckets, Math.max(bucket + 1, currentBuckets.length * 2));
       byPartition.put(currentPartition, currentBuckets);
@@ -250,6 +282,9 @@ public final class KeyValueTableWriter {
    * written bucket run one universal-compaction pick over its base files plus the new ones.
    */
   public KeyValueWriteResult finish() throws IOException {
+    pendingRetractions.sort((a, b) -> Arrays.compare(((PartitionKey) a[0]).bytes, ((PartitionKey) b[0]).bytes));
+    for (Object[] r : pendingRetractions) writeTo((PartitionKey) r[0], (Integer) r[1], (InternalRow) r[2], KeyValue.DELETE);
+    pendingRetractions.clear();
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
@@ -291,6 +326,7 @@ public final class KeyValueTableWriter {
 
   /** Deletes every file this writer produced. */
   public void abort() {
+    pendingRetractions.clear();
     for (BucketState s : buckets) s.writer.abort();
     buckets.clear();
     byPartition.clear();

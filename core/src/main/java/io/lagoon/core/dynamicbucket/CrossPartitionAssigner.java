@@ -1,0 +1,135 @@
+package io.lagoon.core.dynamicbucket;
+
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.mergetree.CloseableIterator;
+import io.lagoon.core.mergetree.KeyValueSource;
+import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.scan.LiveFiles;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.PaimonType;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * One task's bucket assignment for a cross-partition table (dynamic buckets, a primary key without
+ * the partition columns; Paimon's global-index mode): a key lives in one (partition, bucket) of the
+ * whole table. Spark sends all keys of one assigner ({@code hash % n}) to one task, which learns
+ * where each of them is live from the base snapshot's files (Paimon keeps no index for this mode;
+ * it reads the table's keys the same way when a job starts). A key written into the partition it
+ * lives in stays in its bucket; one written into another partition is retracted where it lived
+ * and gets a bucket of its new partition as a new key would ({@link PartitionBucketIndex}).
+ */
+public final class CrossPartitionAssigner {
+  /** Where to write a record, and where the key must first be retracted (null: nowhere). */
+  public static final class Decision {
+    /** -1: nothing to write (a retraction of a key that is not live). */
+    public final int bucket;
+    public final byte[] retractPartition;
+    public final int retractBucket;
+
+    Decision(int bucket, byte[] retractPartition, int retractBucket) {
+      this.bucket = bucket;
+      this.retractPartition = retractPartition;
+      this.retractBucket = retractBucket;
+    }
+  }
+
+  private final FileStoreTable table;
+  private final long baseSnapshotId;
+  private final KeyValueSource keys;
+  private final int numAssigners;
+  private final long targetRowNum;
+  private final int maxBuckets;
+  private final List<PaimonType> keyTypes = new ArrayList<>();
+  /** Per assigner met so far: where its keys live, and its view of each partition's buckets. */
+  private final Map<Integer, KeyLocations> locations = new HashMap<>();
+  private final Map<Integer, Map<ByteBuffer, PartitionBucketIndex>> partitions = new HashMap<>();
+
+  CrossPartitionAssigner(FileStoreTable table, long baseSnapshotId, KeyValueSource keys, int numAssigners,
+                         long targetRowNum, int maxBuckets) {
+    this.table = table;
+    this.baseSnapshotId = baseSnapshotId;
+    this.keys = keys.keysOnly();
+    this.numAssigners = numAssigners;
+    this.targetRowNum = targetRowNum;
+    this.maxBuckets = maxBuckets;
+    for (String k : table.schema().trimmedPrimaryKeys()) keyTypes.add(table.schema().field(k).type());
+  }
+
+  /**
+   * @param partition the record's partition (serialized)
+   * @param key the record's key (the primary-key columns)
+   * @param retraction whether the record deletes the key
+   */
+  public Decision assign(byte[] partition, InternalRow key, boolean retraction) throws IOException {
+    byte[] bytes = BinaryRows.toBytes(key, keyTypes);
+    int hash = BinaryRows.hash(bytes);
+    int assigner = PartitionBucketIndex.assignerOf(hash, numAssigners);
+    KeyLocations live = load(assigner);
+    KeyLocations.Location at = live.get(bytes);
+    if (retraction) {
+      if (at == null) return new Decision(-1, null, 0);
+      live.remove(bytes);
+      return new Decision(-1, at.partition, at.bucket);
+    }
+    if (at != null && Arrays.equals(at.partition, partition)) return new Decision(at.bucket, null, 0);
+    int bucket = index(assigner, partition).assign(hash);
+    live.put(bytes, partition, bucket);
+    return at == null ? new Decision(bucket, null, 0) : new Decision(bucket, at.partition, at.bucket);
+  }
+
+  private PartitionBucketIndex index(int assigner, byte[] partition) {
+    return partitions.get(assigner).computeIfAbsent(ByteBuffer.wrap(partition),
+        p -> new PartitionBucketIndex(numAssigners, assigner, targetRowNum, maxBuckets));
+  }
+
+  /** Reads every live file's keys once per assigner, keeping where its own keys live. */
+  private KeyLocations load(int assigner) throws IOException {
+    KeyLocations had = locations.get(assigner);
+    if (had != null) return had;
+    KeyLocations live = new KeyLocations();
+    Map<String, List<ManifestEntry>> buckets = new LinkedHashMap<>();
+    if (baseSnapshotId >= 0) {
+      for (ManifestEntry e : LiveFiles.read(table.manifests(), table.snapshots().snapshot(baseSnapshotId))) {
+        buckets.computeIfAbsent(Arrays.toString(e.partition) + "/" + e.bucket, k -> new ArrayList<>()).add(e);
+      }
+    }
+    Map<ByteBuffer, PartitionBucketIndex> indexes = new HashMap<>();
+    for (List<ManifestEntry> files : buckets.values()) {
+      ManifestEntry first = files.get(0);
+      KeyLocations.BucketLoad load = live.bucket(first.partition, first.bucket);
+      // Every key counts toward its bucket's size; only this assigner's keys are remembered.
+      KeyLocations sizes = new KeyLocations();
+      KeyLocations.BucketLoad all = sizes.bucket(first.partition, first.bucket);
+      for (ManifestEntry e : files) {
+        try (CloseableIterator<KeyValue> it = keys.open(table.paths().bucketDir(e.partition, e.bucket), e.file)) {
+          while (it.hasNext()) {
+            KeyValue kv = it.next();
+            byte[] k = BinaryRows.toBytes(kv.key(), keyTypes);
+            boolean retracted = !KeyValue.isAdd(kv.rowKind());
+            all.record(k, kv.sequence(), retracted);
+            if (PartitionBucketIndex.assignerOf(BinaryRows.hash(k), numAssigners) == assigner) {
+              load.record(k, kv.sequence(), retracted);
+            }
+          }
+        }
+      }
+      load.close();
+      all.close();
+      PartitionBucketIndex index = indexes.computeIfAbsent(ByteBuffer.wrap(first.partition),
+          p -> new PartitionBucketIndex(numAssigners, assigner, targetRowNum, maxBuckets));
+      for (int i = sizes.all().size(); i > 0; i--) index.countKey(first.bucket);
+    }
+    locations.put(assigner, live);
+    partitions.put(assigner, indexes);
+    return live;
+  }
+}

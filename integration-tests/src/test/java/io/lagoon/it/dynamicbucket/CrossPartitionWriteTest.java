@@ -1,0 +1,95 @@
+package io.lagoon.it.dynamicbucket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lagoon.it.LagoonSparkTest;
+import io.lagoon.it.ddl.WarehouseListing;
+import io.lagoon.it.oracle.PaimonOracle;
+import io.lagoon.it.oracle.SparkRows;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cross-partition upsert tables (dynamic buckets, a primary key without the partition columns):
+ * a key lives in one partition of the whole table, and writing it into another partition moves
+ * it there, by INSERT or by row-level statements; Paimon 1.3.1 reads the same rows.
+ */
+class CrossPartitionWriteTest extends LagoonSparkTest {
+  @BeforeAll
+  static void ns() {
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.cross");
+  }
+
+  private static Path dir(String table) {
+    return warehouse.resolve("cross.db").resolve(table);
+  }
+
+  private static void sameInPaimon(String table) {
+    assertEquals(SparkRows.renderAll(sql("SELECT * FROM lake.cross." + table)), PaimonOracle.readRows(dir(table)),
+        "Paimon 1.3.1 reads what Lagoon reads");
+    assertEquals(sql("SELECT count(*) FROM lake.cross." + table).first().getLong(0),
+        sql("SELECT count(DISTINCT id) FROM lake.cross." + table).first().getLong(0), "every key lives once");
+  }
+
+  @Test
+  void aKeyWrittenIntoAnotherPartitionMovesThere() {
+    sql("CREATE TABLE lake.cross.t (id INT, v STRING, d STRING) PARTITIONED BY (d) TBLPROPERTIES ('primary-key' = 'id')");
+    sql("INSERT INTO lake.cross.t VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y')");
+    sql("INSERT INTO lake.cross.t VALUES (1, 'a2', 'y'), (2, 'b2', 'x')");
+    assertEquals(List.of("1,a2,y", "2,b2,x", "3,c,y"), rows("SELECT * FROM lake.cross.t"));
+    sameInPaimon("t");
+    // Many keys, half of them moved to the next partition, some twice.
+    sql("INSERT INTO lake.cross.t SELECT CAST(id AS INT), 'v0', CAST(id % 3 AS STRING) FROM range(10, 310)");
+    sql("INSERT INTO lake.cross.t SELECT CAST(id AS INT), 'v1', CAST((id + 1) % 3 AS STRING) FROM range(10, 310) "
+        + "WHERE id % 2 = 0");
+    sql("INSERT INTO lake.cross.t SELECT CAST(id AS INT), 'v2', CAST((id + 2) % 3 AS STRING) FROM range(10, 310) "
+        + "WHERE id % 4 = 0");
+    Map<String, Long> expected = new TreeMap<>();
+    for (int id = 10; id < 310; id++) {
+      int p = id % 4 == 0 ? (id + 2) % 3 : id % 2 == 0 ? (id + 1) % 3 : id % 3;
+      expected.merge(Integer.toString(p), 1L, Long::sum);
+    }
+    List<String> counts = new ArrayList<>();
+    for (Map.Entry<String, Long> e : expected.entrySet()) counts.add(e.getKey() + "," + e.getValue());
+    assertEquals(counts, rows("SELECT d, count(*) FROM lake.cross.t WHERE id >= 10 GROUP BY d"));
+    assertEquals(List.of("150"), rows("SELECT count(*) FROM lake.cross.t WHERE v = 'v0'"));
+    sameInPaimon("t");
+  }
+
+  @Test
+  void rowLevelStatementsMoveAndDeleteKeysAcrossPartitions() {
+    sql("CREATE TABLE lake.cross.dml (id INT, n INT, d STRING) PARTITIONED BY (d) TBLPROPERTIES ('primary-key' = 'id', "
+        + "'dynamic-bucket.target-row-num' = '40')");
+    sql("INSERT INTO lake.cross.dml SELECT CAST(id AS INT), CAST(id AS INT), IF(id % 2 = 0, 'even', 'odd') "
+        + "FROM range(0, 200)");
+    sql("DELETE FROM lake.cross.dml WHERE n % 10 = 3");
+    sql("UPDATE lake.cross.dml SET d = 'moved' WHERE n % 10 = 5");
+    sql("MERGE INTO lake.cross.dml t USING (SELECT CAST(id AS INT) AS id, -1 AS n, 'merged' AS d FROM range(190, 210)) s "
+        + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 210; i++) {
+      if (i < 200 && i % 10 == 3 && i < 190) continue;
+      String d = i >= 190 ? "merged" : i % 10 == 5 ? "moved" : i % 2 == 0 ? "even" : "odd";
+      expected.add(i + "," + (i >= 190 ? -1 : i) + "," + d);
+    }
+    expected.sort(String::compareTo);
+    assertEquals(expected, rows("SELECT * FROM lake.cross.dml"));
+    sameInPaimon("dml");
+  }
+
+  @Test
+  void overwritingPartitionsIsRefusedNamingWhy() {
+    sql("CREATE TABLE lake.cross.ow (id INT, d STRING) PARTITIONED BY (d) TBLPROPERTIES ('primary-key' = 'id')");
+    sql("INSERT INTO lake.cross.ow VALUES (1, 'x')");
+    Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+        () -> sql("INSERT OVERWRITE lake.cross.ow VALUES (1, 'y')"));
+    String m = WarehouseListing.messages(e);
+    org.junit.jupiter.api.Assertions.assertTrue(m.contains("cross-partition") && m.contains("INSERT INTO"), m);
+    assertEquals(List.of("1,x"), rows("SELECT * FROM lake.cross.ow"));
+  }
+}
