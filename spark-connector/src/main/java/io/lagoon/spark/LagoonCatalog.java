@@ -11,6 +11,7 @@ import io.lagoon.core.table.TableOptions;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.SparkTypes;
 import io.lagoon.spark.functions.PaimonBucketFunction;
+import io.lagoon.spark.functions.SparkBucketFunction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -325,7 +326,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   public Identifier[] listFunctions(String[] namespace) throws NoSuchNamespaceException {
     if (!isFunctionNamespace(namespace)) throw new NoSuchNamespaceException(namespace);
     return new Identifier[] {Identifier.of(namespace, PaimonBucketFunction.NAME),
-        Identifier.of(namespace, PaimonBucketFunction.TASK_NAME)};
+        Identifier.of(namespace, PaimonBucketFunction.TASK_NAME), Identifier.of(namespace, SparkBucketFunction.NAME)};
   }
 
   @Override
@@ -333,6 +334,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
     if (isFunctionNamespace(ident.namespace())) {
       if (ident.name().equalsIgnoreCase(PaimonBucketFunction.NAME)) return new PaimonBucketFunction();
       if (ident.name().equalsIgnoreCase(PaimonBucketFunction.TASK_NAME)) return PaimonBucketFunction.task();
+      if (ident.name().equalsIgnoreCase(SparkBucketFunction.NAME)) return new SparkBucketFunction();
     }
     throw new NoSuchFunctionException(ident);
   }

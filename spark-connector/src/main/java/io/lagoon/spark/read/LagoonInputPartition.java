@@ -3,10 +3,16 @@ package io.lagoon.spark.read;
 import io.lagoon.core.deletionvectors.DeletionVectorIndex;
 import java.io.Serializable;
 import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.HasPartitionKey;
 import org.apache.spark.sql.connector.read.InputPartition;
 
-/** A unit of work for one task: byte ranges of data files, read one after another. */
-public final class LagoonInputPartition implements InputPartition {
+/**
+ * A unit of work for one task: byte ranges of data files, read one after another. When the scan
+ * reports its layout ({@link StoragePartitioning}), all of them lie in one (partition, bucket),
+ * its key.
+ */
+public final class LagoonInputPartition implements InputPartition, HasPartitionKey {
   /** A byte range of one data file. */
   public static final class FileRange implements Serializable {
     public final String path;
@@ -30,9 +36,26 @@ public final class LagoonInputPartition implements InputPartition {
   }
 
   private final List<FileRange> files;
+  private final InternalRow key;
 
   public LagoonInputPartition(List<FileRange> files) {
+    this(files, null);
+  }
+
+  private LagoonInputPartition(List<FileRange> files, InternalRow key) {
     this.files = List.copyOf(files);
+    this.key = key;
+  }
+
+  /** The same ranges, keyed by their (partition, bucket). */
+  LagoonInputPartition withKey(InternalRow key) {
+    return new LagoonInputPartition(files, key);
+  }
+
+  /** Only asked for when the scan reports its layout. */
+  @Override
+  public InternalRow partitionKey() {
+    return key;
   }
 
   public List<FileRange> files() {

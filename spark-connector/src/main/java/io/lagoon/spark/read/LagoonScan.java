@@ -23,7 +23,11 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportPartitioning;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.partitioning.KeyGroupedPartitioning;
+import org.apache.spark.sql.connector.read.partitioning.Partitioning;
+import org.apache.spark.sql.connector.read.partitioning.UnknownPartitioning;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
@@ -32,7 +36,7 @@ import org.apache.spark.sql.types.StructType;
  * A planned scan of the latest snapshot. Planning (manifest replay and pruning) happens once,
  * lazily, and feeds the statistics Spark uses for join planning as well as the input partitions.
  */
-public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
+public class LagoonScan implements Scan, Batch, SupportsReportStatistics, SupportsReportPartitioning {
   private final FileStoreTable table;
   private final StructType tableSchema;
   private final StructType required;
@@ -71,6 +75,26 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     this.required = required;
     this.filters = filters;
     this.limit = limit;
+  }
+
+  /** The layout reported to Spark, when asked for and correct (plain scans only); decided once. */
+  private StoragePartitioning layout;
+  private boolean layoutDecided;
+
+  private synchronized StoragePartitioning layout() {
+    if (!layoutDecided) {
+      layoutDecided = true;
+      layout = getClass() == LagoonScan.class && !perBucketAsked && metadata.isEmpty() ? StoragePartitioning.of(table)
+          : null;
+    }
+    return layout;
+  }
+
+  @Override
+  public Partitioning outputPartitioning() {
+    StoragePartitioning l = layout();
+    if (l == null) return new UnknownPartitioning(0);
+    return new KeyGroupedPartitioning(l.expressions(), planInputPartitions().length);
   }
 
   private synchronized ScanPlan plan() {
@@ -127,7 +151,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
       // Decided once, on the plan before runtime filters (which only drop files).
       if (perBucket == null) perBucket = perBucketAsked && PkPartitions.canPlanPerBucket(table, p, maxBytes);
       pkPartitions = perBucket ? PkPartitions.perBucket(table, p)
-          : PkPartitions.plan(table, p, vectors, maxBytes, conf.filesOpenCostInBytes());
+          : PkPartitions.plan(table, p, vectors, maxBytes, conf.filesOpenCostInBytes(), layout());
     }
     return pkPartitions;
   }
@@ -183,9 +207,12 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
     long maxBytes = SplitSize.of(p, conf);
     long openCost = conf.filesOpenCostInBytes();
     List<LagoonInputPartition.FileRange> ranges = new ArrayList<>();
+    StoragePartitioning keyed = layout();
+    List<InputPartition> keyedPartitions = new ArrayList<>();
     long rowsPlanned = 0;
     outer:
     for (DataSplit split : p.splits) {
+      if (keyed != null && !ranges.isEmpty()) throw new IllegalStateException("ranges of another bucket left");
       for (DataFileMeta f : split.files) {
         String path = path(split, f);
         if (!kept(path, f)) continue;
@@ -196,9 +223,17 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics {
         rowsPlanned += f.rowCount;
         // Without filters every row counts toward the limit, so later files are not needed; a
         // deletion vector makes a file's row count too high, so then every file is read.
-        if (limit != null && filters.isEmpty() && vectors.isEmpty() && rowsPlanned >= limit) break outer;
+        if (keyed == null && limit != null && filters.isEmpty() && vectors.isEmpty() && rowsPlanned >= limit) break outer;
+      }
+      if (keyed != null) {
+        // Each (partition, bucket) packed on its own, its tasks keyed by it.
+        for (LagoonInputPartition part : FilePacking.pack(ranges, maxBytes, openCost)) {
+          keyedPartitions.add(part.withKey(keyed.key(split)));
+        }
+        ranges.clear();
       }
     }
+    if (keyed != null) return keyedPartitions.toArray(new InputPartition[0]);
     return FilePacking.pack(ranges, maxBytes, openCost);
   }
 

@@ -57,20 +57,36 @@ final class PkPartitions {
 
   /** One merge partition per bucket holding every section of it; see {@link #canPlanPerBucket}. */
   static PkPartitions perBucket(FileStoreTable table, ScanPlan plan) {
+    return perBucket(table, plan, null);
+  }
+
+  /** @param layout keys each task by its (partition, bucket), or null */
+  static PkPartitions perBucket(FileStoreTable table, ScanPlan plan, StoragePartitioning layout) {
     List<InputPartition> out = new ArrayList<>();
     long sections = 0;
     for (DataSplit split : plan.splits) {
       BucketReadPlan read = BucketReadPlan.of(table, split.files);
       if (read.inKeyOrder.isEmpty()) continue;
       sections += read.inKeyOrder.size();
-      out.add(new MergeInputPartition(new Path(table.dir(), split.bucketPath).toString(), read.inKeyOrder));
+      out.add(new MergeInputPartition(new Path(table.dir(), split.bucketPath).toString(), read.inKeyOrder,
+          layout == null ? null : layout.key(split)));
     }
     return new PkPartitions(out.toArray(new InputPartition[0]), sections, 0, 0);
   }
 
   static PkPartitions plan(FileStoreTable table, ScanPlan plan, DeletionVectorIndex vectors, long maxBytes,
                            long openCost) {
+    return plan(table, plan, vectors, maxBytes, openCost, null);
+  }
+
+  /**
+   * @param layout when not null, raw files are packed bucket by bucket and every task is keyed by
+   *     its (partition, bucket)
+   */
+  static PkPartitions plan(FileStoreTable table, ScanPlan plan, DeletionVectorIndex vectors, long maxBytes,
+                           long openCost, StoragePartitioning layout) {
     List<LagoonInputPartition.FileRange> ranges = new ArrayList<>();
+    List<InputPartition> keyedRaw = new ArrayList<>();
     List<InputPartition> merges = new ArrayList<>();
     long merged = 0;
     long raw = 0;
@@ -78,6 +94,7 @@ final class PkPartitions {
     for (DataSplit split : plan.splits) {
       String bucketDir = new Path(table.dir(), split.bucketPath).toString();
       BucketReadPlan read = BucketReadPlan.of(table, split.files);
+      org.apache.spark.sql.catalyst.InternalRow key = layout == null ? null : layout.key(split);
       hidden += read.hiddenLevel0;
       for (DataFileMeta f : read.raw) {
         raw++;
@@ -89,16 +106,21 @@ final class PkPartitions {
         merged++;
         long size = s.sizeInBytes() + openCost * s.files().size();
         if (!pending.isEmpty() && pendingBytes + size > maxBytes) {
-          merges.add(new MergeInputPartition(bucketDir, pending));
+          merges.add(new MergeInputPartition(bucketDir, pending, key));
           pending = new ArrayList<>();
           pendingBytes = 0;
         }
         pending.add(s);
         pendingBytes += size;
       }
-      if (!pending.isEmpty()) merges.add(new MergeInputPartition(bucketDir, pending));
+      if (!pending.isEmpty()) merges.add(new MergeInputPartition(bucketDir, pending, key));
+      if (key != null) {
+        for (LagoonInputPartition p : FilePacking.pack(ranges, maxBytes, openCost)) keyedRaw.add(p.withKey(key));
+        ranges.clear();
+      }
     }
     List<InputPartition> all = new ArrayList<>(merges);
+    all.addAll(keyedRaw);
     all.addAll(List.of(FilePacking.pack(ranges, maxBytes, openCost)));
     return new PkPartitions(all.toArray(new InputPartition[0]), merged, raw, hidden);
   }
