@@ -86,6 +86,15 @@ public final class CrossPartitionAssigner {
     return at == null ? new Decision(bucket, null, 0) : new Decision(bucket, at.partition, at.bucket);
   }
 
+  /**
+   * Whether this task makes the new keys of {@code bucket} (of any partition): then it may compact
+   * it. Other tasks may write retractions of keys that left the bucket, never of keys this task
+   * writes, so the compaction and their files never hold the same key.
+   */
+  public boolean owns(int bucket) {
+    return locations.containsKey(PartitionBucketIndex.assignerOf(bucket, numAssigners));
+  }
+
   private PartitionBucketIndex index(int assigner, byte[] partition) {
     return partitions.get(assigner).computeIfAbsent(ByteBuffer.wrap(partition),
         p -> new PartitionBucketIndex(numAssigners, assigner, targetRowNum, maxBuckets));

@@ -92,4 +92,73 @@ class CrossPartitionWriteTest extends LagoonSparkTest {
     org.junit.jupiter.api.Assertions.assertTrue(m.contains("cross-partition") && m.contains("INSERT INTO"), m);
     assertEquals(List.of("1,x"), rows("SELECT * FROM lake.cross.ow"));
   }
+
+  /**
+   * A model over many commits of random upserts (many moving their key to another partition),
+   * deletes and updates of the partition column: after each commit the rows are the model's,
+   * every key lives in one partition and has live records in one bucket only, and Paimon 1.3.1
+   * reads the same.
+   */
+  @Test
+  void aModelOverManyCommitsNeverLivesAKeyInTwoPartitions() {
+    sql("CREATE TABLE lake.cross.model (id INT, v STRING, d STRING) PARTITIONED BY (d) "
+        + "TBLPROPERTIES ('primary-key' = 'id', 'dynamic-bucket.target-row-num' = '20')");
+    Map<Integer, String> model = new TreeMap<>();
+    java.util.Random random = new java.util.Random(7);
+    String[] parts = {"a", "b", "c"};
+    for (int round = 0; round < 8; round++) {
+      Map<Integer, String[]> batch = new TreeMap<>();
+      for (int n = 0; n < 40; n++) batch.put(random.nextInt(120), new String[] {"r" + round + "_" + n, parts[random.nextInt(3)]});
+      StringBuilder values = new StringBuilder();
+      for (Map.Entry<Integer, String[]> e : batch.entrySet()) {
+        values.append(values.length() == 0 ? "" : ", ").append("(").append(e.getKey()).append(", '")
+            .append(e.getValue()[0]).append("', '").append(e.getValue()[1]).append("')");
+        model.put(e.getKey(), e.getValue()[0] + "," + e.getValue()[1]);
+      }
+      sql("INSERT INTO lake.cross.model VALUES " + values);
+      if (round % 3 == 1) {
+        int gone = random.nextInt(120);
+        sql("DELETE FROM lake.cross.model WHERE id % 7 = " + (gone % 7));
+        model.keySet().removeIf(k -> k % 7 == gone % 7);
+      }
+      if (round % 3 == 2) {
+        String to = parts[random.nextInt(3)];
+        sql("UPDATE lake.cross.model SET d = '" + to + "' WHERE id % 5 = 1");
+        for (Map.Entry<Integer, String> e : model.entrySet()) {
+          if (e.getKey() % 5 == 1) e.setValue(e.getValue().substring(0, e.getValue().lastIndexOf(',') + 1) + to);
+        }
+      }
+      List<String> expected = new ArrayList<>();
+      for (Map.Entry<Integer, String> e : model.entrySet()) expected.add(e.getKey() + "," + e.getValue());
+      expected.sort(String::compareTo);
+      assertEquals(expected, rows("SELECT * FROM lake.cross.model"), "round " + round);
+      assertLiveRecordsInOneBucket("model");
+      if (round % 2 == 1) sameInPaimon("model");
+    }
+  }
+
+  /** Every key's newest records that are not retractions lie in one (partition, bucket) only. */
+  private static void assertLiveRecordsInOneBucket(String table) {
+    io.lagoon.core.table.FileStoreTable t = BucketIndexCheck.load(spark, dir(table), "cross." + table);
+    try {
+      io.lagoon.core.dynamicbucket.KeyLocations live = new io.lagoon.core.dynamicbucket.KeyLocations();
+      Map<String, List<io.lagoon.core.manifest.ManifestEntry>> buckets = new TreeMap<>();
+      for (io.lagoon.core.manifest.ManifestEntry e : io.lagoon.core.scan.LiveFiles.read(t.manifests(),
+          t.snapshots().latest().orElseThrow())) {
+        buckets.computeIfAbsent(t.paths().bucketPath(e.partition, e.bucket), k -> new ArrayList<>()).add(e);
+      }
+      for (List<io.lagoon.core.manifest.ManifestEntry> files : buckets.values()) {
+        io.lagoon.core.dynamicbucket.KeyLocations.BucketLoad load = live.bucket(files.get(0).partition, files.get(0).bucket);
+        for (io.lagoon.core.manifest.ManifestEntry e : files) {
+          for (org.apache.spark.sql.Row r : spark.read().parquet(t.paths().dataFile(e).toString())
+              .selectExpr("_KEY_id", "_SEQUENCE_NUMBER", "_VALUE_KIND").collectAsList()) {
+            load.record(new byte[] {(byte) r.getInt(0), (byte) (r.getInt(0) >> 8)}, r.getLong(1), r.getByte(2) >= 2);
+          }
+        }
+        load.close(); // throws when a key is live in two buckets
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }

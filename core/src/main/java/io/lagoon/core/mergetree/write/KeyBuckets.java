@@ -36,8 +36,8 @@ public interface KeyBuckets {
 
   /**
    * A cross-partition table: the writer asks {@code assigner} for each record's bucket and where
-   * to retract it; buckets are shared among tasks (a key moving in may land in any), so none
-   * compacts, and no HASH index is kept (Paimon keeps none in this mode).
+   * to retract it; a task compacts only the buckets its assigner makes (others may hold
+   * retractions from other tasks), and no HASH index is kept (Paimon keeps none in this mode).
    */
   static KeyBuckets crossPartition(CrossPartitionAssigner assigner) {
     return new KeyBuckets() {
@@ -53,7 +53,7 @@ public interface KeyBuckets {
 
       @Override
       public boolean compacts(PartitionKey partition, int bucket) {
-        return false;
+        return assigner.owns(bucket);
       }
 
       @Override
