@@ -37,7 +37,9 @@ public final class CrashWorkload {
     APPEND(""),
     APPEND_BUCKETED("TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'k')"),
     PK("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')"),
-    DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
+    DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')"),
+    /** Dynamic buckets, small enough that statements keep making new ones (and new HASH files). */
+    DYNAMIC("TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')");
 
     final String properties;
 
