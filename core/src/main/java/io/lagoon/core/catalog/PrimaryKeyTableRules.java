@@ -124,6 +124,15 @@ public final class PrimaryKeyTableRules {
     int n = parseBucket(bucket);
     if (n > 0) return;
     if (n == -1) {
+      TableOptions o = new TableOptions(options);
+      try {
+        o.dynamicBucketTargetRowNum();
+        o.dynamicBucketMaxBuckets();
+        o.dynamicBucketAssigners(TableOptions.DYNAMIC_BUCKET_INITIAL_BUCKETS);
+        o.dynamicBucketAssigners(TableOptions.DYNAMIC_BUCKET_ASSIGNER_PARALLELISM);
+      } catch (IllegalArgumentException e) {
+        throw invalid(id, e.getMessage());
+      }
       if (options.get(TableOptions.BUCKET_KEY) != null) {
         throw invalid(id, "'" + TableOptions.BUCKET_KEY + "' needs a fixed number of buckets, but the table has "
             + "dynamic buckets ('bucket' unset or -1): set 'bucket'='N' or drop '" + TableOptions.BUCKET_KEY + "'");

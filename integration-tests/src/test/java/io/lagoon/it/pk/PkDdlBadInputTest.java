@@ -28,6 +28,12 @@ class PkDdlBadInputTest extends LagoonSparkTest {
   void bucketMustBeFixedOrDynamic() {
     refused("dynkey", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket-key' = 'id')",
         "'bucket-key' needs a fixed number of buckets");
+    refused("dyntarget", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
+        + "'dynamic-bucket.target-row-num' = 'lots')", "'dynamic-bucket.target-row-num'", "lots");
+    refused("dynmax", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'dynamic-bucket.max-buckets' = '0')",
+        "'dynamic-bucket.max-buckets'", "-1 or positive");
+    refused("dynassign", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
+        + "'dynamic-bucket.assigner-parallelism' = '-3')", "'dynamic-bucket.assigner-parallelism'", "positive");
     refused("postponed", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2')",
         "postponed-bucket mode", "'bucket'='N'");
     refused("zero", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '0')", "bucket", "0");
