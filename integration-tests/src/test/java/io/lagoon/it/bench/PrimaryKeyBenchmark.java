@@ -206,10 +206,10 @@ public final class PrimaryKeyBenchmark {
     spark.sql("CREATE TABLE " + table + " (id BIGINT NOT NULL, qty INT, customer STRING, ts TIMESTAMP, price DOUBLE)"
         + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '" + buckets + "'" + options + ")");
     Result r = new Result();
-    r.load = time(() -> spark.sql("INSERT INTO " + table + " " + source(0, rows)));
+    r.load = traced(table + " load", () -> spark.sql("INSERT INTO " + table + " " + source(0, rows)));
     for (int round = 1; round <= rounds; round++) {
       int n = round;
-      r.upserts.add(time(() -> spark.sql("INSERT INTO " + table + " " + source(n, rows))));
+      r.upserts.add(traced(table + " upsert" + n, () -> spark.sql("INSERT INTO " + table + " " + source(n, rows))));
     }
     String query = "SELECT count(*), sum(price) FROM " + table;
     r.answer = spark.sql(query).collectAsList().toString();
@@ -249,6 +249,16 @@ public final class PrimaryKeyBenchmark {
           lu / (double) pu, BenchSupport.median(l.reads) / (double) BenchSupport.median(p.reads));
     }
     System.out.println();
+  }
+
+  /** With -Dbench.trace, each statement's wall-clock window goes to stderr (to cut a profile by statement). */
+  private static long traced(String what, Runnable work) {
+    long wallStart = System.currentTimeMillis();
+    long t = time(work);
+    if (Boolean.getBoolean("bench.trace")) {
+      System.err.printf(Locale.ROOT, "trace %s %d %d%n", what, wallStart, System.currentTimeMillis());
+    }
+    return t;
   }
 
   private static long time(Runnable work) {
