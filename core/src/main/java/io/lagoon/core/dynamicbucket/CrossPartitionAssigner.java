@@ -115,16 +115,17 @@ public final class CrossPartitionAssigner {
     for (List<ManifestEntry> files : buckets.values()) {
       ManifestEntry first = files.get(0);
       KeyLocations.BucketLoad load = live.bucket(first.partition, first.bucket);
-      // Every key counts toward its bucket's size; only this assigner's keys are remembered.
-      KeyLocations sizes = new KeyLocations();
-      KeyLocations.BucketLoad all = sizes.bucket(first.partition, first.bucket);
+      // A bucket this assigner fills counts all its live keys toward its size; of the others
+      // only this assigner's keys matter.
+      boolean own = PartitionBucketIndex.assignerOf(first.bucket, numAssigners) == assigner;
+      KeyLocations.BucketLoad all = own ? new KeyLocations().bucket(first.partition, first.bucket) : null;
       for (ManifestEntry e : files) {
         try (CloseableIterator<KeyValue> it = keys.open(table.paths().bucketDir(e.partition, e.bucket), e.file)) {
           while (it.hasNext()) {
             KeyValue kv = it.next();
             byte[] k = BinaryRows.toBytes(kv.key(), keyTypes);
             boolean retracted = !KeyValue.isAdd(kv.rowKind());
-            all.record(k, kv.sequence(), retracted);
+            if (all != null) all.record(k, kv.sequence(), retracted);
             if (PartitionBucketIndex.assignerOf(BinaryRows.hash(k), numAssigners) == assigner) {
               load.record(k, kv.sequence(), retracted);
             }
@@ -132,10 +133,11 @@ public final class CrossPartitionAssigner {
         }
       }
       load.close();
-      all.close();
-      PartitionBucketIndex index = indexes.computeIfAbsent(ByteBuffer.wrap(first.partition),
-          p -> new PartitionBucketIndex(numAssigners, assigner, targetRowNum, maxBuckets));
-      for (int i = sizes.all().size(); i > 0; i--) index.countKey(first.bucket);
+      if (all != null) {
+        indexes.computeIfAbsent(ByteBuffer.wrap(first.partition),
+            p -> new PartitionBucketIndex(numAssigners, assigner, targetRowNum, maxBuckets))
+            .countKeys(first.bucket, all.close());
+      }
     }
     locations.put(assigner, live);
     partitions.put(assigner, indexes);

@@ -1,9 +1,7 @@
 package io.lagoon.core.dynamicbucket;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,19 +42,23 @@ public final class KeyLocations {
     }
 
     /**
+     * @return how many keys live in the bucket
      * @throws IllegalStateException when a key is also live in another bucket (the table breaks
      *     the rule every writer keeps)
      */
-    public void close() {
+    public int close() {
       Location here = new Location(partition, bucket);
+      int count = 0;
       for (Map.Entry<ByteBuffer, long[]> e : newest.entrySet()) {
         if (e.getValue()[1] == 1) continue;
+        count++;
         Location other = live.put(e.getKey(), here);
         if (other != null) {
           throw new IllegalStateException("A key is live in two buckets (" + other.bucket + " and " + bucket
               + "), which a cross-partition table must never hold");
         }
       }
+      return count;
     }
   }
 
@@ -75,11 +77,6 @@ public final class KeyLocations {
 
   public void remove(byte[] key) {
     live.remove(ByteBuffer.wrap(key));
-  }
-
-  /** Live keys by partition (serialized) and bucket: how full each bucket is. */
-  public List<Location> all() {
-    return new ArrayList<>(live.values());
   }
 
   private byte[] canonical(byte[] partition) {

@@ -56,9 +56,9 @@ public final class PartitionBucketIndex {
     if (assignerOf(bucket, numAssigners) == assigner) sizes.merge(bucket, 1L, Long::sum);
   }
 
-  /** Counts one key of {@code bucket} toward its size (cross-partition tables: keys known by value, not hash). */
-  public void countKey(int bucket) {
-    if (assignerOf(bucket, numAssigners) == assigner) sizes.merge(bucket, 1L, Long::sum);
+  /** Counts {@code keys} keys of {@code bucket} toward its size (cross-partition tables: keys known by value, not hash). */
+  public void countKeys(int bucket, long keys) {
+    if (assignerOf(bucket, numAssigners) == assigner) sizes.merge(bucket, keys, Long::sum);
   }
 
   /** The bucket of the key with this hash, choosing one for a new key. */

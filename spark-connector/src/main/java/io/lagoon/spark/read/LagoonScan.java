@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -212,7 +213,6 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     long rowsPlanned = 0;
     outer:
     for (DataSplit split : p.splits) {
-      if (keyed != null && !ranges.isEmpty()) throw new IllegalStateException("ranges of another bucket left");
       for (DataFileMeta f : split.files) {
         String path = path(split, f);
         if (!kept(path, f)) continue;
@@ -227,9 +227,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
       }
       if (keyed != null) {
         // Each (partition, bucket) packed on its own, its tasks keyed by it.
-        for (LagoonInputPartition part : FilePacking.pack(ranges, maxBytes, openCost)) {
-          keyedPartitions.add(part.withKey(keyed.key(split)));
-        }
+        InternalRow key = keyed.key(split);
+        for (LagoonInputPartition part : FilePacking.pack(ranges, maxBytes, openCost)) keyedPartitions.add(part.withKey(key));
         ranges.clear();
       }
     }

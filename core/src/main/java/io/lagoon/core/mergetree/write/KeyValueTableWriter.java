@@ -82,8 +82,21 @@ public final class KeyValueTableWriter {
   private String uniqueKeysOf;
   /** Buckets with an open file, oldest first: beyond {@link #MAX_OPEN_FILES} the oldest closes its file. */
   private final ArrayDeque<BucketState> open = new ArrayDeque<>();
-  /** Cross-partition: (partition, bucket, row) of keys to retract where they lived, written at finish. */
-  private final List<Object[]> pendingRetractions = new ArrayList<>();
+  /** Cross-partition: keys to retract where they lived, written at finish. */
+  private final List<Retraction> pendingRetractions = new ArrayList<>();
+
+  /** A key to retract in the (partition, bucket) it lived in before this write moved it. */
+  private static final class Retraction {
+    final PartitionKey partition;
+    final int bucket;
+    final InternalRow row;
+
+    Retraction(PartitionKey partition, int bucket, InternalRow row) {
+      this.partition = partition;
+      this.bucket = bucket;
+      this.row = row;
+    }
+  }
 
   /** One bucket this task writes. */
   private static final class BucketState {
@@ -222,7 +235,7 @@ public final class KeyValueTableWriter {
     if (d.retractPartition != null) {
       PartitionKey old = Arrays.equals(d.retractPartition, partition.bytes) ? partition
           : new PartitionKey(BinaryRows.deserialize(d.retractPartition, schema.partitionTypes()), d.retractPartition);
-      pendingRetractions.add(new Object[] {old, d.retractBucket, value});
+      pendingRetractions.add(new Retraction(old, d.retractBucket, value));
     }
     if (d.bucket >= 0) writeTo(partition, d.bucket, value, kind);
   }
@@ -282,8 +295,8 @@ public final class KeyValueTableWriter {
    * written bucket run one universal-compaction pick over its base files plus the new ones.
    */
   public KeyValueWriteResult finish() throws IOException {
-    pendingRetractions.sort((a, b) -> Arrays.compare(((PartitionKey) a[0]).bytes, ((PartitionKey) b[0]).bytes));
-    for (Object[] r : pendingRetractions) writeTo((PartitionKey) r[0], (Integer) r[1], (InternalRow) r[2], KeyValue.DELETE);
+    pendingRetractions.sort((a, b) -> Arrays.compare(a.partition.bytes, b.partition.bytes));
+    for (Retraction r : pendingRetractions) writeTo(r.partition, r.bucket, r.row, KeyValue.DELETE);
     pendingRetractions.clear();
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
