@@ -39,7 +39,9 @@ public final class CrashWorkload {
     PK("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')"),
     DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')"),
     /** Dynamic buckets, small enough that statements keep making new ones (and new HASH files). */
-    DYNAMIC("TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')");
+    DYNAMIC("TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')"),
+    /** Cross-partition upserts: the key leaves out the partition column (each writer's rows in its own partition). */
+    CROSS("PARTITIONED BY (w) TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')");
 
     final String properties;
 
