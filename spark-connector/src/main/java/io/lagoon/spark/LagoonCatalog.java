@@ -184,6 +184,31 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
     }
   }
 
+  /**
+   * {@code VERSION AS OF}: a tag of that name, else a snapshot id (Paimon's order). The table reads
+   * that snapshot with the schema it was committed with.
+   */
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    FileStoreTable table = ((LagoonTable) loadTable(ident)).core();
+    try {
+      return LagoonTable.asOf(table, table.timeTravel().version(version));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code TIMESTAMP AS OF} (micros since the epoch): the last snapshot committed at or before it. */
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    FileStoreTable table = ((LagoonTable) loadTable(ident)).core();
+    try {
+      return LagoonTable.asOf(table, table.timeTravel().atOrBefore(Math.floorDiv(timestamp, 1000L)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Existence from the folder listing alone, so a table whose metadata is damaged can still be dropped. */
   @Override
   public boolean tableExists(Identifier ident) {

@@ -25,6 +25,8 @@ import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.sources.Filter;
 import io.lagoon.spark.write.DeletePartitions;
 import io.lagoon.spark.write.AppendDeltaOperation;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.spark.read.TimeTravelOptions;
 import io.lagoon.spark.write.CopyOnWriteOperation;
 import io.lagoon.spark.write.PkDeltaOperation;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
@@ -41,9 +43,32 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsRowLevelOperations,
     SupportsMetadataColumns {
   private final FileStoreTable table;
+  /**
+   * The snapshot every scan reads (time travel, {@code table} then has that snapshot's schema);
+   * null for the latest one at the time each scan is planned.
+   */
+  private final Snapshot pinned;
 
   public LagoonTable(FileStoreTable table) {
     this.table = table;
+    this.pinned = null;
+  }
+
+  private LagoonTable(FileStoreTable table, Snapshot pinned) {
+    this.table = table;
+    this.pinned = pinned;
+  }
+
+  /** The table as of one snapshot, with that snapshot's schema: a read-only view, writes are refused. */
+  public static LagoonTable asOf(FileStoreTable table, Snapshot snapshot) throws java.io.IOException {
+    return new LagoonTable(table.asOf(snapshot), snapshot);
+  }
+
+  private void requireWritable() {
+    if (pinned != null) {
+      throw new UnsupportedOperationException(table.fullName() + " is read as of snapshot " + pinned.id
+          + " here (time travel); write to the table itself");
+    }
   }
 
   public FileStoreTable core() {
@@ -98,11 +123,13 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     // Primary-key tables are read by merge-on-read (see LagoonScan); writes still refuse them.
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields()));
+    Snapshot snapshot = pinned != null ? pinned : TimeTravelOptions.snapshot(table, options);
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot);
   }
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    requireWritable();
     if (table.hasPrimaryKey()) PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());
     return new LagoonWriteBuilder(table, info);
   }
@@ -122,6 +149,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
    */
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    requireWritable();
     RowLevelOperation op = table.hasPrimaryKey() ? new PkDeltaOperation(table, info.command())
         : table.options().deletionVectors() ? new AppendDeltaOperation(table, info.command())
         : new CopyOnWriteOperation(table, info.command());
@@ -139,6 +167,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
 
   @Override
   public void deleteWhere(Predicate[] predicates) {
+    requireWritable();
     Filter[] filters = DeletePartitions.filters(table, predicates);
     if (filters == null) {
       throw new IllegalArgumentException("DELETE on " + table.fullName() + " by " + Arrays.toString(predicates)
@@ -155,6 +184,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   /** TRUNCATE TABLE: one OVERWRITE snapshot that removes every live file. */
   @Override
   public boolean truncateTable() {
+    requireWritable();
     try {
       if (table.hasPrimaryKey()) {
         PrimaryKeyTableRules.requireWritable(table.fullName(), table.schema());

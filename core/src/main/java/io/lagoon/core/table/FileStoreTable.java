@@ -9,7 +9,10 @@ import io.lagoon.core.operation.RewriteFiles;
 import io.lagoon.core.operation.RowDelta;
 import io.lagoon.core.schema.SchemaManager;
 import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.snapshot.SnapshotManager;
+import io.lagoon.core.snapshot.TagManager;
+import io.lagoon.core.snapshot.TimeTravel;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Map;
@@ -51,6 +54,15 @@ public final class FileStoreTable implements Serializable {
   public boolean hasPrimaryKey() { return !schema.primaryKeys().isEmpty(); }
 
   public SnapshotManager snapshots() { return new SnapshotManager(io, dir); }
+  public TagManager tags() { return new TagManager(io, dir); }
+  public TimeTravel timeTravel() {
+    return new TimeTravel(fullName, snapshots(), tags());
+  }
+
+  /** This table as of a snapshot: with the schema that snapshot was committed with. */
+  public FileStoreTable asOf(Snapshot snapshot) throws IOException {
+    return snapshot.schemaId == schema.id() ? this : new FileStoreTable(io, dir, fullName, schema(snapshot.schemaId));
+  }
   public SchemaManager schemas() { return new SchemaManager(io, dir); }
   public ManifestFiles manifests() { return new ManifestFiles(io, dir); }
 

@@ -34,7 +34,7 @@ import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A planned scan of the latest snapshot. Planning (manifest replay and pruning) happens once,
+ * A planned scan of the latest snapshot (or of a given one). Planning (manifest replay and pruning) happens once,
  * lazily, and feeds the statistics Spark uses for join planning as well as the input partitions.
  */
 public class LagoonScan implements Scan, Batch, SupportsReportStatistics, SupportsReportPartitioning {
@@ -56,6 +56,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
   private java.util.Set<String> keptFiles;
   /** Primary-key tables: which files a runtime filter keeps; null for all planned files. */
   private java.util.function.Predicate<DataFileMeta> keptKeyRanges;
+  /** The snapshot to read (time travel); null for the latest one when the scan is planned. */
+  private Snapshot pinned;
 
   public LagoonScan(FileStoreTable table, StructType tableSchema, StructType required, List<Filter> filters, Integer limit) {
     this(table, tableSchema, required, List.of(), filters, limit);
@@ -76,6 +78,12 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     this.required = required;
     this.filters = filters;
     this.limit = limit;
+  }
+
+  /** Reads this snapshot instead of the latest one; only before the scan is planned. */
+  void atSnapshot(Snapshot snapshot) {
+    if (plan != null) throw new IllegalStateException("The scan of " + table.fullName() + " is planned already");
+    this.pinned = snapshot;
   }
 
   /** The layout reported to Spark, when asked for and correct (plain scans only); decided once. */
@@ -101,7 +109,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
   private synchronized ScanPlan plan() {
     if (plan == null) {
       try {
-        Optional<Snapshot> s = table.snapshots().latest();
+        Optional<Snapshot> s = pinned == null ? table.snapshots().latest() : Optional.of(pinned);
         if (s.isPresent()) vectors = DeletionVectorIndex.forRead(table, s.get());
         plan = s.isPresent()
             ? new ScanPlanner(table).plan(s.get(), filters)

@@ -102,11 +102,20 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     return this;
   }
 
+  /** The snapshot the scan reads (time travel); null for the latest when it is planned. */
+  private io.lagoon.core.snapshot.Snapshot snapshot;
+
+  public LagoonScanBuilder atSnapshot(io.lagoon.core.snapshot.Snapshot s) {
+    snapshot = s;
+    return this;
+  }
+
   @Override
   public Scan build() {
     LagoonScan scan = keyPruning
         ? new KeyPruningScan(table, tableSchema, required, metadata, Arrays.asList(pushed))
         : new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    scan.atSnapshot(snapshot);
     if (perBucket) scan.planPerBucket();
     onBuild.accept(scan);
     return scan;
