@@ -24,6 +24,13 @@ public final class Names {
     return name;
   }
 
+  /** Refuses a tag or branch name that is not a plain file name (it becomes {@code tag/tag-<name>}). */
+  public static String checkPlain(String name, String what) {
+    if (name != null && name.isBlank()) refuse(name, what, "it is blank");
+    check(name, what);
+    return name;
+  }
+
   /**
    * The rules for a name that is about to be created: the access rules, and {@code '$'}, which
    * separates a table from its system tables ({@code t$snapshots}).

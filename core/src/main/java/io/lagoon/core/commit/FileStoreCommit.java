@@ -40,6 +40,13 @@ public final class FileStoreCommit {
 
   /** @return the new snapshot, or empty when the operation had nothing to commit */
   public Optional<Snapshot> commit(TableOperation op) throws IOException {
+    // The manifests an attempt writes are orphans until its snapshot lands: keep orphan removal off them.
+    try (io.lagoon.core.table.InflightWrites.Marker inflight = io.lagoon.core.table.InflightWrites.begin(table)) {
+      return commitAttempts(op);
+    }
+  }
+
+  private Optional<Snapshot> commitAttempts(TableOperation op) throws IOException {
     SnapshotManager sm = table.snapshots();
     ManifestFiles mf = table.manifests();
     List<PaimonType> partTypes = table.schema().partitionTypes();
@@ -75,7 +82,11 @@ public final class FileStoreCommit {
             deltaList[0], Long.parseLong(deltaList[1]), null,
             change.indexManifest, commitUser, Long.MAX_VALUE, op.kind(),
             System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, 0L, null);
-        if (sm.tryCommit(s)) return Optional.of(s);
+        if (sm.tryCommit(s)) {
+          // Paimon expires snapshots after each commit by the table's retention options.
+          io.lagoon.core.lifecycle.AfterCommit.run(table);
+          return Optional.of(s);
+        }
       } catch (CommitConflictException e) {
         deleteAll(written);
         abandon(op);

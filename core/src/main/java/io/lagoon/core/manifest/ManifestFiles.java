@@ -283,7 +283,9 @@ public final class ManifestFiles {
          DataFileStream<GenericRecord> s = new DataFileStream<>(in, new GenericDatumReader<>())) {
       while (s.hasNext()) out.add(s.next());
     } catch (java.io.FileNotFoundException e) {
-      throw new IOException("Metadata file is missing: " + p, e);
+      java.io.FileNotFoundException missing = new java.io.FileNotFoundException("Metadata file is missing: " + p);
+      missing.initCause(e);
+      throw missing;
     } catch (IOException | RuntimeException e) {
       throw new IOException("Cannot read metadata file " + p + ": " + e.getMessage(), e);
     }

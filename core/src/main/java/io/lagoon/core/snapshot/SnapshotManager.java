@@ -88,6 +88,26 @@ public final class SnapshotManager implements Serializable {
     }
   }
 
+  /** A snapshot file's text as written (fields Lagoon does not model included), or empty when it is gone. */
+  public Optional<String> json(long id) throws IOException {
+    try {
+      return Optional.of(io.readUtf8(snapshotPath(id)));
+    } catch (java.io.FileNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Publishes a snapshot file as given (a rollback restoring a tagged snapshot); false if the id exists. */
+  public boolean tryPublishJson(long id, String json) throws IOException {
+    io.mkdirs(snapshotDir());
+    return io.tryPublish(snapshotPath(id), json);
+  }
+
+  /** Moves a hint ({@code EARLIEST} or {@code LATEST}); hints are advisory, so a failure is ignored. */
+  public void hint(String name, long id) {
+    writeHint(name, id);
+  }
+
   /** All snapshot ids present, ascending; other files of the folder (hints, temporary files) are skipped. */
   public List<Long> listIds() throws IOException {
     List<Long> ids = new ArrayList<>();

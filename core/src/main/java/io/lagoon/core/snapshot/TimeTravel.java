@@ -75,8 +75,29 @@ public final class TimeTravel {
         + Instant.ofEpochMilli(millis) + "; " + available());
   }
 
+  /** The first snapshot committed at or after {@code millis}, if any. */
+  public Optional<Snapshot> atOrAfter(long millis) throws IOException {
+    Optional<Long> earliest = snapshots.earliestId();
+    Optional<Long> latest = snapshots.latestId();
+    if (earliest.isEmpty() || latest.isEmpty()) return Optional.empty();
+    long lo = earliest.get();
+    long hi = latest.get();
+    Snapshot found = null;
+    while (lo <= hi) {
+      long mid = lo + (hi - lo) / 2;
+      Snapshot s = snapshots.snapshot(mid);
+      if (s.timeMillis >= millis) {
+        found = s;
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return Optional.ofNullable(found);
+  }
+
   /** "snapshots 3..9 (earliest committed at ...), tags [a, b]": what a time-travel read can name. */
-  String available() throws IOException {
+  public String available() throws IOException {
     Optional<Long> earliest = snapshots.earliestId();
     Optional<Long> latest = snapshots.latestId();
     StringBuilder b = new StringBuilder();

@@ -47,14 +47,17 @@ public final class FileStoreTable implements Serializable {
   }
 
   public FileIO io() { return io; }
+  /** The table's folder: data files, manifests and index files live under it, for every branch. */
   public Path dir() { return dir; }
+  /** The folder holding this table's {@code snapshot/}, {@code schema/} and {@code tag/} (the table's own, for the main branch). */
+  public Path metadataDir() { return dir; }
   public String fullName() { return fullName; }
   public TableSchema schema() { return schema; }
   public TableOptions options() { return new TableOptions(schema.options()); }
   public boolean hasPrimaryKey() { return !schema.primaryKeys().isEmpty(); }
 
-  public SnapshotManager snapshots() { return new SnapshotManager(io, dir); }
-  public TagManager tags() { return new TagManager(io, dir); }
+  public SnapshotManager snapshots() { return new SnapshotManager(io, metadataDir()); }
+  public TagManager tags() { return new TagManager(io, metadataDir()); }
   public TimeTravel timeTravel() {
     return new TimeTravel(fullName, snapshots(), tags());
   }

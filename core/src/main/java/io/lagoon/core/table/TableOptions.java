@@ -28,6 +28,13 @@ public final class TableOptions implements Serializable {
   public static final String COMPACTION_DELETE_RATIO_THRESHOLD = "compaction.delete-ratio-threshold";
   public static final String WRITE_ONLY = "write-only";
   public static final String ROWKIND_FIELD = "rowkind.field";
+  public static final String SNAPSHOT_NUM_RETAINED_MIN = "snapshot.num-retained.min";
+  public static final String SNAPSHOT_NUM_RETAINED_MAX = "snapshot.num-retained.max";
+  public static final String SNAPSHOT_TIME_RETAINED = "snapshot.time-retained";
+  public static final String SNAPSHOT_EXPIRE_LIMIT = "snapshot.expire.limit";
+  public static final String SNAPSHOT_CLEAN_EMPTY_DIRECTORIES = "snapshot.clean-empty-directories";
+  public static final String TAG_NUM_RETAINED_MAX = "tag.num-retained-max";
+  public static final String TAG_DEFAULT_TIME_RETAINED = "tag.default-time-retained";
   public static final String MERGE_ENGINE = "merge-engine";
   public static final String DELETION_VECTORS_ENABLED = "deletion-vectors.enabled";
   public static final String DELETION_VECTORS_BITMAP64 = "deletion-vectors.bitmap64";
@@ -164,6 +171,44 @@ public final class TableOptions implements Serializable {
     return options.get(ROWKIND_FIELD);
   }
 
+  /** Snapshots always kept by expiry (Paimon's default 10). */
+  public int snapshotNumRetainedMin() {
+    return parseInt(SNAPSHOT_NUM_RETAINED_MIN, 10);
+  }
+
+  /** Snapshots kept at most, whatever their age (Paimon's default: no limit). */
+  public int snapshotNumRetainedMax() {
+    return parseInt(SNAPSHOT_NUM_RETAINED_MAX, Integer.MAX_VALUE);
+  }
+
+  /** Snapshots younger than this are kept (beyond the minimum); Paimon's default 1 hour. */
+  public java.time.Duration snapshotTimeRetained() {
+    String v = options.get(SNAPSHOT_TIME_RETAINED);
+    return v == null ? java.time.Duration.ofHours(1) : Durations.parse(v, "Table option '" + SNAPSHOT_TIME_RETAINED + "'");
+  }
+
+  /** Snapshots one expiry removes at most (Paimon 1.x's default 50). */
+  public int snapshotExpireLimit() {
+    return parseInt(SNAPSHOT_EXPIRE_LIMIT, 50);
+  }
+
+  /** Whether expiry removes bucket and partition folders it leaves empty (Paimon's default: no). */
+  public boolean cleanEmptyDirectories() {
+    return Boolean.parseBoolean(get(SNAPSHOT_CLEAN_EMPTY_DIRECTORIES,
+        get("snapshot.expire.clean-empty-directories", "false")).trim());
+  }
+
+  /** Tags kept at most (the oldest go first); null for no limit. */
+  public Integer tagNumRetainedMax() {
+    return options.containsKey(TAG_NUM_RETAINED_MAX) ? parseInt(TAG_NUM_RETAINED_MAX, 0) : null;
+  }
+
+  /** How long a tag created without its own retention lives; null for ever. */
+  public java.time.Duration tagDefaultTimeRetained() {
+    String v = options.get(TAG_DEFAULT_TIME_RETAINED);
+    return v == null ? null : Durations.parse(v, "Table option '" + TAG_DEFAULT_TIME_RETAINED + "'");
+  }
+
   public int commitMaxRetries() {
     return parseInt(COMMIT_MAX_RETRIES, 100);
   }
@@ -226,6 +271,22 @@ public final class TableOptions implements Serializable {
       throw new IllegalArgumentException("Table option 'bucket' must be -1 or a positive number of buckets, got '"
           + options.get(BUCKET) + "'");
     }
+    if (o.snapshotNumRetainedMin() < 1) {
+      throw new IllegalArgumentException("Table option '" + SNAPSHOT_NUM_RETAINED_MIN + "' must be at least 1, got '"
+          + options.get(SNAPSHOT_NUM_RETAINED_MIN) + "'");
+    }
+    if (o.snapshotNumRetainedMax() < o.snapshotNumRetainedMin()) {
+      throw new IllegalArgumentException("Table option '" + SNAPSHOT_NUM_RETAINED_MAX + "' (" + o.snapshotNumRetainedMax()
+          + ") must not be less than '" + SNAPSHOT_NUM_RETAINED_MIN + "' (" + o.snapshotNumRetainedMin() + ")");
+    }
+    o.snapshotTimeRetained();
+    if (o.snapshotExpireLimit() < 1) {
+      throw new IllegalArgumentException("Table option '" + SNAPSHOT_EXPIRE_LIMIT + "' must be at least 1");
+    }
+    if (o.tagNumRetainedMax() != null && o.tagNumRetainedMax() < 1) {
+      throw new IllegalArgumentException("Table option '" + TAG_NUM_RETAINED_MAX + "' must be at least 1");
+    }
+    o.tagDefaultTimeRetained();
     if (o.commitMaxRetries() < 0) {
       throw new IllegalArgumentException("Table option '" + COMMIT_MAX_RETRIES + "' must not be negative");
     }

@@ -2,6 +2,7 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.InflightWrites;
 import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,10 +21,17 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  */
 final class WriteCommit {
   private final FileStoreTable table;
+  /** Keeps orphan removal off this write's files from before its tasks start until it commits or gives up. */
+  private final InflightWrites.Marker inflight;
   private boolean attempted;
 
   WriteCommit(FileStoreTable table) {
     this.table = table;
+    try {
+      this.inflight = InflightWrites.begin(table);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write to " + table.fullName() + ": " + e.getMessage(), e);
+    }
   }
 
   interface Commit {
@@ -41,12 +49,15 @@ final class WriteCommit {
     } catch (RuntimeException e) {
       cleanUp(written, before);
       throw e;
+    } finally {
+      inflight.close();
     }
   }
 
   /** Spark's abort of the write, with the files of the tasks that finished. */
   void abort(List<ManifestEntry> written) {
     if (!attempted) UncommittedFiles.deleteData(table, written);
+    inflight.close();
   }
 
   private void cleanUp(List<ManifestEntry> written, Optional<Long> before) {

@@ -6,7 +6,8 @@ import scala.runtime.BoxedUnit;
 
 /**
  * Lagoon's SQL extensions: {@code spark.sql.extensions=io.lagoon.spark.extensions.LagoonSparkSessionExtensions}.
- * Everything Spark parses keeps parsing as before; the extensions add plan rules (a plain upsert
+ * Everything Spark parses keeps parsing as before; the extensions add {@code CALL [catalog.]sys.<procedure>(...)}
+ * ({@link LagoonSqlParser}, {@code io.lagoon.spark.procedures}) and plan rules (a plain upsert
  * MERGE into a primary-key table runs as an upsert write, {@link MergeAsUpsert}; other MERGEs into
  * one read only the target files their source's keys may be in, {@link MergeTargetPruning}; a DELETE
  * or UPDATE of a primary-key table writes each bucket where it read it, {@link BucketAlignedWrites}).
@@ -14,6 +15,13 @@ import scala.runtime.BoxedUnit;
 public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectParser(new scala.runtime.AbstractFunction2<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.parser.ParserInterface apply(org.apache.spark.sql.SparkSession session,
+          org.apache.spark.sql.catalyst.parser.ParserInterface spark) {
+        return new LagoonSqlParser(spark);
+      }
+    });
     extensions.injectPostHocResolutionRule(new AbstractFunction1<>() {
       @Override
       public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(

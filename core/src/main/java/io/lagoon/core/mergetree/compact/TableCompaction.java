@@ -55,6 +55,14 @@ public final class TableCompaction {
    */
   public static Optional<Snapshot> compact(FileStoreTable table, KeyValueSource source,
                                            Predicate<InternalRow> partitionFilter, boolean full) throws IOException {
+    // The rewritten files are orphans until the compaction commits: keep orphan removal off them.
+    try (io.lagoon.core.table.InflightWrites.Marker inflight = io.lagoon.core.table.InflightWrites.begin(table)) {
+      return compactAttempts(table, source, partitionFilter, full);
+    }
+  }
+
+  private static Optional<Snapshot> compactAttempts(FileStoreTable table, KeyValueSource source,
+                                                    Predicate<InternalRow> partitionFilter, boolean full) throws IOException {
     List<PaimonType> partTypes = table.schema().partitionTypes();
     Predicate<ManifestEntry> buckets = partitionFilter == null ? e -> true
         : e -> partitionFilter.test(BinaryRows.deserialize(e.partition, partTypes));
