@@ -304,6 +304,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
       catalog.dropTable(coreId(ident));
       return true;
     } catch (CatalogException e) {
+      if (e.kind() == CatalogException.Kind.INVALID) throw new IllegalArgumentException(e.getMessage(), e);
       return false;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot drop table " + coreId(ident) + ": " + e.getMessage(), e);

@@ -108,12 +108,28 @@ public final class FileSystemCatalog {
   }
 
   public boolean tableExists(Identifier id) throws IOException {
+    String[] branch = FileStoreTable.splitBranch(id.table);
+    if (branch != null) {
+      Identifier base = new Identifier(id.database, branch[0]);
+      return tableExists(base)
+          && !new SchemaManager(io, FileStoreTable.branchDir(tableDir(base), branch[1])).listIds().isEmpty();
+    }
     return !new SchemaManager(io, tableDir(id)).listIds().isEmpty();
   }
 
+  /** A table, or one of its branches ({@code t$branch_<name>}). */
   public FileStoreTable loadTable(Identifier id) throws IOException {
     if (!databaseExists(id.database)) {
       throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + id + " does not exist (no database " + id.database + ")");
+    }
+    String[] branch = FileStoreTable.splitBranch(id.table);
+    if (branch != null) {
+      Identifier base = new Identifier(id.database, branch[0]);
+      if (!tableExists(base)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + base + " does not exist");
+      if (!tableExists(id)) {
+        throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + base + " has no branch '" + branch[1] + "'");
+      }
+      return FileStoreTable.loadBranch(io, tableDir(base), base.fullName(), branch[1]);
     }
     if (!tableExists(id)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + id + " does not exist");
     return FileStoreTable.load(io, tableDir(id), id.fullName());
@@ -145,11 +161,13 @@ public final class FileSystemCatalog {
   }
 
   public void dropTable(Identifier id) throws IOException {
+    refuseBranch(id, "DROP TABLE", "CALL sys.delete_branch");
     if (!tableExists(id)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + id + " does not exist");
     io.delete(tableDir(id), true);
   }
 
   public void renameTable(Identifier from, Identifier to) throws IOException {
+    refuseBranch(from, "RENAME", "the table itself");
     if (!tableExists(from)) throw new CatalogException(Kind.NO_SUCH_TABLE, "Table " + from + " does not exist");
     Names.checkNew(to.table, "table");
     if (!databaseExists(to.database)) {
@@ -178,11 +196,17 @@ public final class FileSystemCatalog {
       if (!cur.primaryKeys().isEmpty()) PrimaryKeyTableRules.validateAlter(id, cur, c.options());
       TableSchema next = new TableSchema(cur.id() + 1, cur.fields(), cur.highestFieldId(), cur.partitionKeys(),
           cur.primaryKeys(), c.options(), c.comment(), System.currentTimeMillis());
-      if (t.schemas().tryCommit(next)) return new FileStoreTable(io, t.dir(), t.fullName(), next);
+      if (t.schemas().tryCommit(next)) return t.withSchema(next);
       if (attempt == MAX_ALTER_ATTEMPTS) {
         throw new CatalogException(Kind.INVALID, "Table " + id + " is being altered concurrently; "
             + "schema-" + next.id() + " was taken " + attempt + " times, retry later");
       }
+    }
+  }
+
+  private static void refuseBranch(Identifier id, String what, String instead) {
+    if (FileStoreTable.splitBranch(id.table) != null) {
+      throw new CatalogException(Kind.INVALID, what + " of " + id + " is not allowed on a branch; use " + instead);
     }
   }
 

@@ -26,18 +26,59 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * snapshots and manifests. Immutable; reload to see a newer schema.
  */
 public final class FileStoreTable implements Serializable {
+  /** The branch every table has; its snapshots, schemas and tags are in the table's own folder. */
+  public static final String MAIN = "main";
+  private static final String BRANCH_INFIX = "$branch_";
+
   private final FileIO io;
   private final Path dir;
   private final String fullName;
   private final TableSchema schema;
+  private final String branch;
   private final transient Map<Long, TableSchema> schemaCache = new ConcurrentHashMap<>();
 
   public FileStoreTable(FileIO io, Path dir, String fullName, TableSchema schema) {
+    this(io, dir, fullName, schema, MAIN);
+  }
+
+  private FileStoreTable(FileIO io, Path dir, String fullName, TableSchema schema, String branch) {
     this.io = io;
     this.dir = dir;
     this.fullName = fullName;
     this.schema = schema;
+    this.branch = branch;
   }
+
+  /** The same table (and branch) with another schema. */
+  public FileStoreTable withSchema(TableSchema next) {
+    return new FileStoreTable(io, dir, fullName, next, branch);
+  }
+
+  /**
+   * A branch of the table at {@code dir} ({@code db.t$branch_<name>}): its own snapshots, schemas
+   * and tags under {@code branch/branch-<name>/}, data, manifests and index files shared with the
+   * table. Fails when the branch has no schema (it does not exist).
+   */
+  public static FileStoreTable loadBranch(FileIO io, Path dir, String tableName, String branch) throws IOException {
+    if (MAIN.equals(branch)) return load(io, dir, tableName);
+    TableSchema s = new SchemaManager(io, branchDir(dir, branch)).latest()
+        .orElseThrow(() -> new IOException("Table " + tableName + " has no branch '" + branch + "'"));
+    return new FileStoreTable(io, dir, tableName + BRANCH_INFIX + branch, s, branch);
+  }
+
+  /** The folder of a branch's metadata, {@code <table>/branch/branch-<name>}. */
+  public static Path branchDir(Path tableDir, String branch) {
+    return new Path(new Path(tableDir, "branch"), "branch-" + branch);
+  }
+
+  /** {@code [table, branch]} of a name such as {@code t$branch_dev}; null when it names no branch. */
+  public static String[] splitBranch(String tableName) {
+    int i = tableName.indexOf(BRANCH_INFIX);
+    if (i <= 0 || i + BRANCH_INFIX.length() == tableName.length()) return null;
+    return new String[] {tableName.substring(0, i), tableName.substring(i + BRANCH_INFIX.length())};
+  }
+
+  public String branch() { return branch; }
 
   /** Loads the latest schema of the table at {@code dir}; fails if no schema file is there. */
   public static FileStoreTable load(FileIO io, Path dir, String fullName) throws IOException {
@@ -50,7 +91,7 @@ public final class FileStoreTable implements Serializable {
   /** The table's folder: data files, manifests and index files live under it, for every branch. */
   public Path dir() { return dir; }
   /** The folder holding this table's {@code snapshot/}, {@code schema/} and {@code tag/} (the table's own, for the main branch). */
-  public Path metadataDir() { return dir; }
+  public Path metadataDir() { return MAIN.equals(branch) ? dir : branchDir(dir, branch); }
   public String fullName() { return fullName; }
   public TableSchema schema() { return schema; }
   public TableOptions options() { return new TableOptions(schema.options()); }
@@ -64,9 +105,9 @@ public final class FileStoreTable implements Serializable {
 
   /** This table as of a snapshot: with the schema that snapshot was committed with. */
   public FileStoreTable asOf(Snapshot snapshot) throws IOException {
-    return snapshot.schemaId == schema.id() ? this : new FileStoreTable(io, dir, fullName, schema(snapshot.schemaId));
+    return snapshot.schemaId == schema.id() ? this : withSchema(schema(snapshot.schemaId));
   }
-  public SchemaManager schemas() { return new SchemaManager(io, dir); }
+  public SchemaManager schemas() { return new SchemaManager(io, metadataDir()); }
   public ManifestFiles manifests() { return new ManifestFiles(io, dir); }
 
   /** The schema a data file was written with (files keep their schema id across evolution). */

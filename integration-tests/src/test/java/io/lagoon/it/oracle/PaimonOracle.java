@@ -126,12 +126,21 @@ public final class PaimonOracle {
         return readRows(tableDir, Map.of("scan.tag-name", tag));
     }
 
+    /** Rows of the latest snapshot of a branch ({@code branch/branch-<name>}), as Paimon reads it. */
+    public static List<String> readBranchRows(java.nio.file.Path tableDir, String branch) {
+        return readRows(openTable(tableDir).switchToBranch(branch));
+    }
+
     /** Rows read with extra dynamic table options (e.g. {@code scan.*}), rendered and sorted. */
     public static List<String> readRows(java.nio.file.Path tableDir, Map<String, String> dynamicOptions) {
         FileStoreTable table = openTable(tableDir);
         if (!dynamicOptions.isEmpty()) {
             table = table.copy(dynamicOptions);
         }
+        return readRows(table);
+    }
+
+    private static List<String> readRows(FileStoreTable table) {
         RowType rowType = table.rowType();
         ReadBuilder readBuilder = table.newReadBuilder();
         List<Split> splits = readBuilder.newScan().plan().splits();

@@ -21,6 +21,9 @@ public final class Procedures {
     add(RollbackToTimestampProcedure::new);
     add(ExpireSnapshotsProcedure::new);
     add(RemoveOrphanFilesProcedure::new);
+    add(CreateBranchProcedure::new);
+    add(DeleteBranchProcedure::new);
+    add(FastForwardProcedure::new);
   }
 
   private Procedures() {
