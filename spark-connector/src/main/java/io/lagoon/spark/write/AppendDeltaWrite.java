@@ -68,7 +68,7 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
 
       @Override
       public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new Factory(table, BaseSnapshot.latest(table));
+        return commits.started(new Factory(table, BaseSnapshot.latest(table)));
       }
 
       @Override

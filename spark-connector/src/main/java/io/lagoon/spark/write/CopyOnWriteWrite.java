@@ -37,7 +37,7 @@ final class CopyOnWriteWrite extends LagoonWrite {
 
       @Override
       public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new AppendWriterFactory(table, true, BaseSnapshot.latest(table));
+        return commits.started(new AppendWriterFactory(table, true, BaseSnapshot.latest(table)));
       }
 
       @Override

@@ -27,7 +27,7 @@ public class LagoonBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new AppendWriterFactory(table, false, BaseSnapshot.latest(table));
+    return commits.started(new AppendWriterFactory(table, false, BaseSnapshot.latest(table)));
   }
 
   @Override

@@ -36,7 +36,7 @@ class PkBatchWrite implements BatchWrite {
 
   /** A MERGE run as an upsert: its rows must have distinct keys. */
   private final boolean mergeUpsert;
-  private final WriteCommit commits;
+  final WriteCommit commits;
 
   PkBatchWrite(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] overwriteFilters) {
     this(table, mode, overwriteFilters, false);
@@ -59,7 +59,7 @@ class PkBatchWrite implements BatchWrite {
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     long base = prepare();
-    return new PkWriterFactory(table, base, source, assigners, mergeUpsert);
+    return commits.started(new PkWriterFactory(table, base, source, assigners, mergeUpsert));
   }
 
   /** Builds the compaction source (kept for the commit) and returns the snapshot the writers start from. */

@@ -33,6 +33,6 @@ final class PkDeltaBatchWrite extends PkBatchWrite implements DeltaBatchWrite {
   @Override
   public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     long base = prepare();
-    return new PkDeltaWriterFactory(table, base, source, assigners, command.name());
+    return commits.started(new PkDeltaWriterFactory(table, base, source, assigners, command.name()));
   }
 }

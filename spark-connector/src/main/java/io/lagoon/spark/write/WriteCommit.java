@@ -21,17 +21,32 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  */
 final class WriteCommit {
   private final FileStoreTable table;
-  /** Keeps orphan removal off this write's files from before its tasks start until it commits or gives up. */
-  private final InflightWrites.Marker inflight;
+  /**
+   * Keeps orphan removal off this write's files from just before its tasks start until it commits
+   * or gives up (null before): taken when Spark asks for the writer factory, after which Spark
+   * always ends the write with a commit or an abort.
+   */
+  private InflightWrites.Marker inflight;
   private boolean attempted;
 
   WriteCommit(FileStoreTable table) {
     this.table = table;
-    try {
-      this.inflight = InflightWrites.begin(table);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write to " + table.fullName() + ": " + e.getMessage(), e);
+  }
+
+  /** Marks the write in flight and hands back the tasks' writer factory; called last when creating it. */
+  synchronized <T> T started(T writerFactory) {
+    if (inflight == null) {
+      try {
+        inflight = InflightWrites.begin(table);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write to " + table.fullName() + ": " + e.getMessage(), e);
+      }
     }
+    return writerFactory;
+  }
+
+  private synchronized void finished() {
+    if (inflight != null) inflight.close();
   }
 
   interface Commit {
@@ -50,14 +65,14 @@ final class WriteCommit {
       cleanUp(written, before);
       throw e;
     } finally {
-      inflight.close();
+      finished();
     }
   }
 
   /** Spark's abort of the write, with the files of the tasks that finished. */
   void abort(List<ManifestEntry> written) {
     if (!attempted) UncommittedFiles.deleteData(table, written);
-    inflight.close();
+    finished();
   }
 
   private void cleanUp(List<ManifestEntry> written, Optional<Long> before) {

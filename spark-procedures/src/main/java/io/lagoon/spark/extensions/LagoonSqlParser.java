@@ -23,9 +23,23 @@ final class LagoonSqlParser implements ParserInterface {
     this.spark = spark;
   }
 
+  /**
+   * A CALL on a Lagoon catalog is Lagoon's; a CALL on another catalog goes to the parser below
+   * (another engine's extensions, such as Paimon's, may know it), and if that cannot parse it either,
+   * the error says the catalog is not Lagoon's.
+   */
   @Override
   public LogicalPlan parsePlan(String sqlText) throws ParseException {
-    return CallParser.isCall(sqlText) ? CallPlans.plan(CallParser.parse(sqlText), spark) : spark.parsePlan(sqlText);
+    if (!CallParser.isCall(sqlText)) return spark.parsePlan(sqlText);
+    CallParser.Call call = CallParser.parse(sqlText);
+    String catalog = CallPlans.catalogOf(call);
+    if (CallPlans.isLagoon(catalog)) return CallPlans.plan(call, spark);
+    try {
+      return spark.parsePlan(sqlText);
+    } catch (ParseException e) {
+      throw new IllegalArgumentException("CALL " + String.join(".", call.name()) + ": catalog '" + catalog
+          + "' is not a Lagoon catalog, and no other SQL extension takes this CALL", e);
+    }
   }
 
   @Override

@@ -11,6 +11,23 @@ public final class CallPlans {
   private CallPlans() {
   }
 
+  /** The catalog a call names, or the session's current one. */
+  public static String catalogOf(CallParser.Call call) {
+    List<String> name = call.name();
+    if (name.size() == 3) return name.get(0);
+    return org.apache.spark.sql.SparkSession.active().sessionState().catalogManager().currentCatalog().name();
+  }
+
+  /** Whether a catalog of that name is configured and is Lagoon's (loading it if needed). */
+  public static boolean isLagoon(String catalog) {
+    try {
+      return org.apache.spark.sql.SparkSession.active().sessionState().catalogManager().catalog(catalog)
+          instanceof io.lagoon.spark.LagoonCatalog;
+    } catch (RuntimeException notConfigured) {
+      return false;
+    }
+  }
+
   public static CallCommand plan(CallParser.Call call, ParserInterface spark) throws ParseException {
     List<String> name = call.name();
     String written = String.join(".", name);
