@@ -11,15 +11,16 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Markers of writes in flight, so orphan removal never takes the files of a commit that has not
- * landed yet: each write (a Spark write job, a compaction, a commit) creates
- * {@code _lagoon/inflight/<uuid>} before it writes anything and deletes it when it has committed
- * or given up. Every file such a write creates is younger than its marker (same storage clock),
+ * landed yet: each write (a Spark write job, a compaction, a commit) creates the empty file
+ * {@code <table>/_lagoon-inflight-<uuid>} before it writes anything and deletes it when it has
+ * committed or given up. (Files in the table's own folder, not a folder of markers: writers
+ * creating and deleting a shared folder would race.) Every file such a write creates is younger than its marker (same storage clock),
  * so orphan removal keeps every file not older than the oldest live marker. A marker older than
  * {@link #TIMEOUT_MILLIS} belongs to a writer that died and is ignored (and removed). Paimon's
  * readers and writers do not look at this folder.
  */
 public final class InflightWrites {
-  public static final String DIR = "_lagoon/inflight";
+  public static final String PREFIX = "_lagoon-inflight-";
   /** A write running longer than this loses its protection (as with Paimon's default {@code older_than}). */
   public static final long TIMEOUT_MILLIS = 24L * 60 * 60 * 1000;
 
@@ -42,24 +43,15 @@ public final class InflightWrites {
       closed = true;
       try {
         io.delete(path, false);
-        // Leave no empty folders behind (a refused statement leaves the table as it was); a folder
-        // another writer just put its marker in is not empty, and a non-recursive delete keeps it.
-        Path inflight = path.getParent();
-        if (deleteIfEmpty(io, inflight)) deleteIfEmpty(io, inflight.getParent());
       } catch (IOException | RuntimeException ignore) {
         // a stale marker only delays orphan removal until it times out
       }
     }
   }
 
-  private static boolean deleteIfEmpty(FileIO io, Path dir) throws IOException {
-    return io.list(dir).isEmpty() && io.delete(dir, false);
-  }
-
   /** Marks a write of the table as in flight, before it writes its first file. */
   public static Marker begin(FileStoreTable table) throws IOException {
-    Path dir = new Path(table.dir(), DIR);
-    Path p = new Path(dir, UUID.randomUUID().toString());
+    Path p = new Path(table.dir(), PREFIX + UUID.randomUUID());
     table.io().writeBytes(p, new byte[0], false);
     return new Marker(table.io(), p);
   }
@@ -75,8 +67,8 @@ public final class InflightWrites {
   public static Markers list(FileIO io, Path tableDir, long nowMillis) throws IOException {
     List<FileStatus> live = new ArrayList<>();
     List<FileStatus> dead = new ArrayList<>();
-    for (FileStatus s : io.list(new Path(tableDir, DIR))) {
-      if (!s.isFile()) continue;
+    for (FileStatus s : io.list(tableDir)) {
+      if (!s.isFile() || !s.getPath().getName().startsWith(PREFIX)) continue;
       (nowMillis - s.getModificationTime() > TIMEOUT_MILLIS ? dead : live).add(s);
     }
     return new Markers(live, dead);

@@ -298,6 +298,6 @@ class SnapshotLifecycleTest {
         names);
     for (long id : t.snapshots().listIds()) assertReadable(t, t.snapshots().snapshot(id));
     assertReadable(t, t.tags().tag("two").orElseThrow());
-    assertFalse(files(t).stream().anyMatch(f -> f.startsWith("_lagoon")), "markers leave no folders");
+    assertFalse(files(t).stream().anyMatch(f -> f.startsWith("_lagoon")), "no marker is left behind");
   }
 }
