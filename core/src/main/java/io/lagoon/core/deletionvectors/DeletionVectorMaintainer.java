@@ -158,6 +158,40 @@ public final class DeletionVectorMaintainer {
     }
   }
 
+  /**
+   * Where each data file's vector is in an index, as {@code index-file@offset} (files without a
+   * vector are left out): what a rewrite of append files read, compared at commit.
+   */
+  public static Map<String, String> vectorRefs(List<IndexManifestEntry> index, Set<String> dataFiles) {
+    Map<String, String> out = new TreeMap<>();
+    for (IndexManifestEntry e : index) {
+      if (!e.isDeletionVectors()) continue;
+      for (DeletionVectorRange r : e.ranges) if (dataFiles.contains(r.dataFile)) out.put(r.dataFile, e.fileName + "@" + r.offset);
+    }
+    return out;
+  }
+
+  /**
+   * Drops the vectors of append files a compaction rewrote without their deleted rows, after
+   * checking each file's vector is the one the compaction read: rows deleted since would come
+   * back in the rewrite.
+   *
+   * @param read data file to the vector it had when read ({@link #vectorRefs}); every rewritten file is a key
+   * @throws CommitConflictException when a file's vector changed since
+   */
+  public void dropRewrittenAppendFiles(Map<String, String> read) throws IOException {
+    List<IndexManifestEntry> current = new ArrayList<>();
+    for (List<IndexManifestEntry> b : vectors.values()) current.addAll(b);
+    Map<String, String> now = vectorRefs(current, read.keySet());
+    for (Map.Entry<String, String> e : read.entrySet()) {
+      if (!java.util.Objects.equals(e.getValue(), now.get(e.getKey()))) {
+        throw new CommitConflictException("Deletion-vector conflict on " + table.fullName() + ": rows of " + e.getKey()
+            + " were deleted by a concurrent commit while it was being compacted; the compaction must be redone");
+      }
+    }
+    dropFiles(read.keySet());
+  }
+
   /** Drops the vectors of data files the change removes (copy-on-write rewrites them away). */
   public void dropFiles(Set<String> dataFiles) throws IOException {
     if (dataFiles.isEmpty()) return;

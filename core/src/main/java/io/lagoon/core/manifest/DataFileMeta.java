@@ -52,6 +52,13 @@ public final class DataFileMeta implements Serializable {
     this.externalPath = externalPath;
   }
 
+  /** The same file marked as written by a compaction (Paimon's file source 1). */
+  public DataFileMeta asCompacted() {
+    return new DataFileMeta(fileName, fileSize, rowCount, minKey, maxKey, keyStats, valueStats, minSequenceNumber,
+        maxSequenceNumber, schemaId, level, extraFiles, creationTimeMillis, deleteRowCount, embeddedIndex, 1,
+        valueStatsCols, externalPath);
+  }
+
   /** A new append-table file: empty keys, level 0, appended. */
   public static DataFileMeta forAppend(String fileName, long fileSize, long rowCount, SimpleStats valueStats,
                                        long minSeq, long maxSeq, long schemaId) {

@@ -32,6 +32,8 @@ public final class RewriteFiles implements TableOperation {
   private final List<ManifestEntry> removed = new ArrayList<>();
   private final List<ManifestEntry> added = new ArrayList<>();
   private final List<BucketVectorChange> vectors = new ArrayList<>();
+  /** Append files rewritten without their deleted rows: file to the vector it had when read ("" for none). */
+  private final java.util.Map<String, String> appendVectorsRead = new java.util.TreeMap<>();
 
   public RewriteFiles(FileStoreTable table) {
     this.table = table;
@@ -47,6 +49,15 @@ public final class RewriteFiles implements TableOperation {
   /** Deletion-vector changes of the rewritten buckets, prepared with their new index files. */
   public RewriteFiles vectors(List<BucketVectorChange> changes) {
     vectors.addAll(changes);
+    return this;
+  }
+
+  /**
+   * Append files (with deletion vectors on) rewritten without their deleted rows: their vectors
+   * go, provided each is still the one read ({@code ""} for a file read without one).
+   */
+  public RewriteFiles dropAppendVectors(java.util.Map<String, String> vectorRead) {
+    appendVectorsRead.putAll(vectorRead);
     return this;
   }
 
@@ -82,6 +93,11 @@ public final class RewriteFiles implements TableOperation {
     if (table.hasPrimaryKey()) LevelOverlapCheck.check(table, base.live(), entries);
     DeletionVectorMaintainer maintainer = new DeletionVectorMaintainer(base, written);
     maintainer.applyCompaction(vectors);
+    if (!appendVectorsRead.isEmpty()) {
+      java.util.Map<String, String> read = new java.util.TreeMap<>();
+      appendVectorsRead.forEach((file, ref) -> read.put(file, ref.isEmpty() ? null : ref));
+      maintainer.dropRewrittenAppendFiles(read);
+    }
     return PlannedChange.of(entries, maintainer.indexManifest());
   }
 

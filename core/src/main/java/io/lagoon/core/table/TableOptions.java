@@ -28,6 +28,8 @@ public final class TableOptions implements Serializable {
   public static final String COMPACTION_DELETE_RATIO_THRESHOLD = "compaction.delete-ratio-threshold";
   public static final String WRITE_ONLY = "write-only";
   public static final String ROWKIND_FIELD = "rowkind.field";
+  public static final String COMPACTION_MIN_FILE_NUM = "compaction.min.file-num";
+  public static final String COMPACTION_MAX_FILE_NUM = "compaction.max.file-num";
   public static final String SNAPSHOT_NUM_RETAINED_MIN = "snapshot.num-retained.min";
   public static final String SNAPSHOT_NUM_RETAINED_MAX = "snapshot.num-retained.max";
   public static final String SNAPSHOT_TIME_RETAINED = "snapshot.time-retained";
@@ -169,6 +171,21 @@ public final class TableOptions implements Serializable {
   /** The column holding each input row's kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}), or null. */
   public String rowKindField() {
     return options.get(ROWKIND_FIELD);
+  }
+
+  /** Small files an append bucket collects before a write (or a minor compaction) merges them; Paimon's default 5. */
+  public int compactionMinFileNum() {
+    return parseInt(COMPACTION_MIN_FILE_NUM, 5);
+  }
+
+  /** Files one append compaction merges into one at most; Paimon's default 50. */
+  public int compactionMaxFileNum() {
+    return parseInt(COMPACTION_MAX_FILE_NUM, 50);
+  }
+
+  /** Bytes of a string or binary value a z-order or Hilbert key takes (Paimon's {@code zorder.var-length-contribution}, 8). */
+  public int zorderVarLengthContribution() {
+    return parseInt("zorder.var-length-contribution", 8);
   }
 
   /** Snapshots always kept by expiry (Paimon's default 10). */

@@ -21,6 +21,7 @@ public final class Procedures {
     add(RollbackToTimestampProcedure::new);
     add(ExpireSnapshotsProcedure::new);
     add(RemoveOrphanFilesProcedure::new);
+    add(CompactProcedure::new);
     add(CreateBranchProcedure::new);
     add(DeleteBranchProcedure::new);
     add(FastForwardProcedure::new);

@@ -108,34 +108,10 @@ public final class TableCompaction {
   private static void compactBuckets(FileStoreTable table, KeyValueSource source, Predicate<ManifestEntry> filter,
                                      BucketCompactor.Mode mode, Snapshot snapshot, RewriteFiles rewrite)
       throws IOException {
-    boolean dv = table.options().deletionVectors();
-    List<IndexManifestEntry> index = dv && snapshot.indexManifest != null
-        ? table.manifests().readIndexManifest(snapshot.indexManifest) : List.of();
-    Map<BucketId, List<ManifestEntry>> buckets = new LinkedHashMap<>();
-    for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
-      if (!filter.test(e)) continue;
-      buckets.computeIfAbsent(e.bucketId(), k -> new ArrayList<>()).add(e);
-    }
-    for (List<ManifestEntry> entries : buckets.values()) {
-      ManifestEntry first = entries.get(0);
-      Map<String, ManifestEntry> byName = new HashMap<>();
-      List<DataFileMeta> files = new ArrayList<>();
-      for (ManifestEntry e : entries) {
-        byName.put(e.file.fileName, e);
-        files.add(e.file);
-      }
-      BucketVectors vectors = dv ? BucketVectors.of(table, first.partition, first.bucket, index) : null;
-      Optional<CompactResult> result = BucketCompactor.compact(table, first.partition, first.bucket, files, source,
-          mode, vectors);
-      if (result.isEmpty()) continue;
-      List<ManifestEntry> before = new ArrayList<>();
-      List<ManifestEntry> after = new ArrayList<>();
-      for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
-      for (DataFileMeta f : result.get().after()) {
-        after.add(new ManifestEntry(FileKind.ADD, first.partition, first.bucket, first.totalBuckets, f));
-      }
-      rewrite.replace(before, after);
-      if (vectors != null) rewrite.vectors(List.of(vectors.change(table, entries)));
+    for (io.lagoon.core.compaction.CompactionTask task
+        : io.lagoon.core.compaction.CompactionPlanner.keyValueTasks(table, snapshot, filter, mode, source)) {
+      Optional<io.lagoon.core.compaction.CompactionResult> result = task.run();
+      if (result.isPresent()) result.get().addTo(rewrite);
     }
   }
 }

@@ -1,0 +1,50 @@
+package io.lagoon.spark.procedures.compact;
+
+import io.lagoon.core.compaction.CompactionResult;
+import io.lagoon.core.compaction.CompactionTask;
+import io.lagoon.core.operation.RewriteFiles;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.table.InflightWrites;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Runs compaction tasks as one Spark job, one Spark task each, on the executors; the driver then
+ * commits every result in one COMPACT snapshot, which validates that every file replaced is still
+ * live (a concurrent insert adds files and is never lost; a concurrent rewrite of the same files
+ * makes this one fail, its files deleted).
+ */
+final class CompactionJob {
+  private CompactionJob() {}
+
+  static CompactionOutcome run(SparkSession session, FileStoreTable table, List<CompactionTask> tasks) throws IOException {
+    if (tasks.isEmpty()) return CompactionOutcome.NOTHING;
+    try (InflightWrites.Marker inflight = InflightWrites.begin(table)) {
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());
+      List<CompactionResult> results = SparkJobs.described(session.sparkContext(),
+          "Lagoon compact " + table.fullName() + ": " + tasks.size() + " bucket tasks",
+          () -> jsc.parallelize(tasks, tasks.size()).map(CompactionJob::runTask).collect());
+      List<CompactionResult> done = new ArrayList<>();
+      for (CompactionResult r : results) if (r != null) done.add(r);
+      if (done.isEmpty()) return CompactionOutcome.NOTHING;
+      RewriteFiles rewrite = table.newRewrite();
+      for (CompactionResult r : done) r.addTo(rewrite);
+      Optional<Snapshot> s = rewrite.commit();
+      return CompactionOutcome.of(done, s.map(x -> x.id).orElse(0L));
+    }
+  }
+
+  private static CompactionResult runTask(CompactionTask task) {
+    try {
+      return task.run().orElse(null);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Compaction of " + task.describe() + " failed: " + e.getMessage(), e);
+    }
+  }
+}
