@@ -185,6 +185,38 @@ class CompactProcedureTest extends LagoonSparkTest {
     assertEquals(null, core(t).snapshots().latest().orElseThrow().indexManifest, "vectors of the rewritten files are gone");
   }
 
+  @org.junit.jupiter.api.io.TempDir
+  static Path tmp;
+
+  /** Every table Paimon 1.3.1 and 0.9 wrote in the fixtures, compacted by Lagoon: same rows, tags too, in Lagoon and Paimon. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {io.lagoon.it.oracle.Fixtures.PAIMON_1_3_1, io.lagoon.it.oracle.Fixtures.PAIMON_0_9})
+  void tablesPaimonWroteCompactAndReadTheSame(String fixture) throws Exception {
+    String catalog = "cf" + fixture.replaceAll("[^a-z0-9]", "");
+    Path copy = io.lagoon.it.oracle.Fixtures.copyWarehouse(fixture, java.nio.file.Files.createDirectory(tmp.resolve(catalog)));
+    spark.conf().set("spark.sql.catalog." + catalog, "io.lagoon.spark.LagoonCatalog");
+    spark.conf().set("spark.sql.catalog." + catalog + ".warehouse", copy.toUri().toString());
+    spark.conf().set("spark.sql.datetime.java8API.enabled", "true");
+    try {
+      int compacted = 0;
+      for (io.lagoon.it.oracle.FixtureExpectations.Table table : io.lagoon.it.oracle.Fixtures.expectations(fixture).values()) {
+        String name = catalog + "." + table.name();
+        Path tableDir = copy.resolve(table.databaseName() + ".db").resolve(table.tableName());
+        List<String> result = rows("CALL " + catalog + ".sys.compact(table => '" + table.name() + "')");
+        if (!result.get(0).contains(",0,0,")) compacted++;
+        assertEquals(table.latestRows(), SparkRows.renderAll(sql("SELECT * FROM " + name)), name + " after compaction");
+        assertEquals(table.latestRows(), io.lagoon.it.oracle.FixtureExpectations.normalise(PaimonOracle.readRows(tableDir)),
+            name + " read by Paimon after Lagoon's compaction");
+        for (io.lagoon.it.oracle.FixtureExpectations.Tag tag : table.tags().values()) {
+          assertEquals(tag.rows(), SparkRows.renderAll(sql("SELECT * FROM " + name + " VERSION AS OF '" + tag.name() + "'")));
+        }
+      }
+      assertTrue(compacted >= 1, "some fixture table had something to compact: " + compacted);
+    } finally {
+      spark.conf().set("spark.sql.datetime.java8API.enabled", "false");
+    }
+  }
+
   @Test
   void badArgumentsAreRefusedWithTheTableUnchanged() {
     sql("CREATE TABLE lake.cp.bad (id INT NOT NULL, v STRING, p INT NOT NULL) PARTITIONED BY (p)");
