@@ -185,6 +185,30 @@ class CompactProcedureTest extends LagoonSparkTest {
     assertEquals(null, core(t).snapshots().latest().orElseThrow().indexManifest, "vectors of the rewritten files are gone");
   }
 
+  /** A stream of small inserts into an append table compacts itself; write-only turns that off. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"'file.format' = 'parquet'", "'bucket' = '2', 'bucket-key' = 'id'", "'write-only' = 'true'"})
+  void smallInsertsAreCompactedOnWriteUnlessWriteOnly(String props) throws Exception {
+    String t = "auto" + Math.abs(props.hashCode());
+    sql("CREATE TABLE lake.cp." + t + " (id INT, v STRING)" + (props.isEmpty() ? "" : " TBLPROPERTIES (" + props + ")"));
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      sql("INSERT INTO lake.cp." + t + " VALUES (" + i + ", 'v" + i + "')");
+      expected.add(i + ",v" + i);
+    }
+    expected.sort(String::compareTo);
+    assertEquals(expected, rows("SELECT * FROM lake.cp." + t));
+    sameInPaimon(t);
+    int files = live(t).size();
+    int buckets = props.contains("bucket") ? 2 : 1;
+    if (props.contains("write-only")) {
+      assertEquals(20, files);
+    } else {
+      assertTrue(files < 5 * buckets, "files left after 20 single-row inserts: " + files);
+      assertEquals(true, PaimonOracle.openTable(dir(t)).snapshotManager().snapshotCount() > 20, "COMPACT snapshots among them");
+    }
+  }
+
   @org.junit.jupiter.api.io.TempDir
   static Path tmp;
 

@@ -38,6 +38,7 @@ public class LagoonBatchWrite implements BatchWrite {
       if (overwrite == null) table.newAppend().add(added).commit();
       else table.newOverwrite(overwrite).add(added).commit();
     });
+    io.lagoon.spark.compact.AppendAutoCompaction.afterWrite(table, added);
   }
 
   @Override

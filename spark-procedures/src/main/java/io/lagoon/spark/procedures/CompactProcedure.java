@@ -11,7 +11,7 @@ import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.Durations;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
-import io.lagoon.spark.procedures.compact.CompactionOutcome;
+import io.lagoon.spark.compact.CompactionOutcome;
 import io.lagoon.spark.procedures.compact.Compactions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.lagoon.spark.procedures.compact;
+package io.lagoon.spark.compact;
 
 import io.lagoon.core.compaction.CompactionResult;
 import io.lagoon.core.compaction.CompactionTask;
@@ -20,10 +20,10 @@ import org.apache.spark.sql.SparkSession;
  * live (a concurrent insert adds files and is never lost; a concurrent rewrite of the same files
  * makes this one fail, its files deleted).
  */
-final class CompactionJob {
+public final class CompactionJob {
   private CompactionJob() {}
 
-  static CompactionOutcome run(SparkSession session, FileStoreTable table, List<CompactionTask> tasks) throws IOException {
+  public static CompactionOutcome run(SparkSession session, FileStoreTable table, List<CompactionTask> tasks) throws IOException {
     if (tasks.isEmpty()) return CompactionOutcome.NOTHING;
     try (InflightWrites.Marker inflight = InflightWrites.begin(table)) {
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());

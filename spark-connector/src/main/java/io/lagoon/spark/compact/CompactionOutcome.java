@@ -1,4 +1,4 @@
-package io.lagoon.spark.procedures.compact;
+package io.lagoon.spark.compact;
 
 import io.lagoon.core.compaction.CompactionResult;
 import io.lagoon.core.manifest.ManifestEntry;
@@ -8,7 +8,7 @@ import java.util.List;
 public record CompactionOutcome(int filesBefore, int filesAfter, long bytesBefore, long bytesAfter, long snapshotId) {
   public static final CompactionOutcome NOTHING = new CompactionOutcome(0, 0, 0, 0, 0);
 
-  static CompactionOutcome of(List<CompactionResult> results, long snapshotId) {
+  public static CompactionOutcome of(List<CompactionResult> results, long snapshotId) {
     int fb = 0;
     int fa = 0;
     long bb = 0;
@@ -22,7 +22,7 @@ public record CompactionOutcome(int filesBefore, int filesAfter, long bytesBefor
     return new CompactionOutcome(fb, fa, bb, ba, snapshotId);
   }
 
-  static CompactionOutcome of(List<ManifestEntry> before, List<ManifestEntry> after, long snapshotId) {
+  public static CompactionOutcome of(List<ManifestEntry> before, List<ManifestEntry> after, long snapshotId) {
     long bb = 0;
     long ba = 0;
     for (ManifestEntry e : before) bb += e.file.fileSize;
