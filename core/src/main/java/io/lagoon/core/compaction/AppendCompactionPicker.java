@@ -38,7 +38,7 @@ public final class AppendCompactionPicker {
     int candidates = 0;
     for (ManifestEntry e : sorted) if (candidate(e, withVectors)) candidates++;
     List<List<ManifestEntry>> groups = new ArrayList<>();
-    if (candidates == 0 || !full && candidates < minFileNum && !anyVector(sorted, withVectors)) return groups;
+    if (candidates == 0 || !full && candidates < minFileNum) return groups;
     List<ManifestEntry> group = new ArrayList<>();
     long size = 0;
     for (ManifestEntry e : sorted) {
@@ -64,11 +64,6 @@ public final class AppendCompactionPicker {
 
   private boolean candidate(ManifestEntry e, Set<String> withVectors) {
     return e.file.fileSize < targetSize || withVectors.contains(e.file.fileName);
-  }
-
-  private static boolean anyVector(List<ManifestEntry> files, Set<String> withVectors) {
-    for (ManifestEntry e : files) if (withVectors.contains(e.file.fileName)) return true;
-    return false;
   }
 
   private static void close(List<ManifestEntry> group, Set<String> withVectors, List<List<ManifestEntry>> out) {

@@ -45,7 +45,7 @@ class AlternatingWritersTest extends LagoonSparkTest {
     void bothWritersTakeTurns(String creator, String format) {
         String db = "alt_" + creator + "_" + format;
         String table = "lake." + db + ".t";
-        Map<String, String> options = Map.of("file.format", format, "manifest.merge-min-count", "3");
+        Map<String, String> options = Map.of("file.format", format, "manifest.merge-min-count", "3", "write-only", "true");
         Path dir;
         if (creator.equals("lagoon")) {
             sql("CREATE NAMESPACE lake." + db);

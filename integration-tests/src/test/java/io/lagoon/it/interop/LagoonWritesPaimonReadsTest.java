@@ -51,7 +51,7 @@ class LagoonWritesPaimonReadsTest extends LagoonSparkTest {
         String db = "lw_" + format;
         String table = "lake." + db + ".all_types";
         sql("CREATE NAMESPACE lake." + db);
-        sql(InteropData.createTableSql(table, Map.of("file.format", format)));
+        sql(InteropData.createTableSql(table, Map.of("file.format", format, "write-only", "true")));
         Path dir = tableDir(db, "all_types");
         InteropData.Writer lagoon = InteropData.sqlWriter(LagoonSparkTest::sql, table);
 

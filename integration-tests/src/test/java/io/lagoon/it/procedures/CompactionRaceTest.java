@@ -40,7 +40,7 @@ class CompactionRaceTest extends LagoonSparkTest {
   void compactionsRacingWritesLoseNothing(String kind) throws Exception {
     String t = "lake.cr." + kind;
     sql("CREATE TABLE " + t + " (id INT NOT NULL, v STRING) " + (kind.startsWith("append")
-        ? "TBLPROPERTIES ('deletion-vectors.enabled' = 'true')"
+        ? "TBLPROPERTIES ('deletion-vectors.enabled' = 'true', 'write-only' = 'true')"
         : "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true')"));
     sql("INSERT INTO " + t + " VALUES (0, 'zero')");
     AtomicBoolean writing = new AtomicBoolean(true);

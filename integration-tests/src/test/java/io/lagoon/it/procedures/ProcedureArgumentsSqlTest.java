@@ -29,7 +29,7 @@ class ProcedureArgumentsSqlTest extends LagoonSparkTest {
   }
 
   private static String table(String name, int commits) {
-    sql("CREATE TABLE lake.args." + name + " (id INT, v STRING)");
+    sql("CREATE TABLE lake.args." + name + " (id INT, v STRING) TBLPROPERTIES ('write-only' = 'true')");
     for (int i = 1; i <= commits; i++) sql("INSERT INTO lake.args." + name + " VALUES (" + i + ", 'v" + i + "')");
     return "lake.args." + name;
   }

@@ -26,7 +26,7 @@ class ScanPruningTest extends LagoonSparkTest {
   @BeforeAll
   static void table() {
     sql("CREATE NAMESPACE IF NOT EXISTS lake.pr");
-    sql("CREATE TABLE lake.pr.t (id BIGINT, s STRING, d DATE, x DOUBLE, p INT) PARTITIONED BY (p)");
+    sql("CREATE TABLE lake.pr.t (id BIGINT, s STRING, d DATE, x DOUBLE, p INT) PARTITIONED BY (p) TBLPROPERTIES ('write-only' = 'true')");
     // 10 commits, one file (and one manifest) each: ids 0..99 in file k hold [k*10, k*10+9]; p = k % 2
     for (int k = 0; k < 10; k++) {
       sql("INSERT INTO lake.pr.t SELECT id, concat('s', lpad(CAST(id AS STRING), 3, '0')), "
