@@ -135,7 +135,7 @@ class Paimon09InteropTest {
     void paimon09ReadsWhatLagoonWrote(String format) {
         String db = "l09_" + format;
         sql("CREATE NAMESPACE lake." + db);
-        sql(InteropData.createTableSql("lake." + db + ".t", Map.of("file.format", format)));
+        sql(InteropData.createTableSql("lake." + db + ".t", Map.of("file.format", format, "write-only", "true")));
         RowDiff diff = new RowDiff();
         List<List<Object>> rows = runSteps(db, format, List.of(InteropData.sqlWriter(Paimon09InteropTest::sql, "lake." + db + ".t")),
                 List.of("Lagoon"), diff);
@@ -170,7 +170,7 @@ class Paimon09InteropTest {
     void lagoonReadsWhatPaimon09Wrote(String format) {
         String db = "p09_" + format;
         sql("CREATE DATABASE paimon." + db);
-        sql(InteropData.createTableSql("paimon." + db + ".t", Map.of("file.format", format)));
+        sql(InteropData.createTableSql("paimon." + db + ".t", Map.of("file.format", format, "write-only", "true")));
         RowDiff diff = new RowDiff();
         runSteps(db, format, List.of(InteropData.sqlWriter(Paimon09InteropTest::sql, "paimon." + db + ".t")),
                 List.of("Paimon 0.9"), diff);
@@ -199,10 +199,10 @@ class Paimon09InteropTest {
         String db = "alt09_" + creator + "_" + format;
         if (creator.equals("lagoon")) {
             sql("CREATE NAMESPACE lake." + db);
-            sql(InteropData.createTableSql("lake." + db + ".t", Map.of("file.format", format)));
+            sql(InteropData.createTableSql("lake." + db + ".t", Map.of("file.format", format, "write-only", "true")));
         } else {
             sql("CREATE DATABASE paimon." + db);
-            sql(InteropData.createTableSql("paimon." + db + ".t", Map.of("file.format", format)));
+            sql(InteropData.createTableSql("paimon." + db + ".t", Map.of("file.format", format, "write-only", "true")));
         }
         InteropData.Writer lagoon = InteropData.sqlWriter(Paimon09InteropTest::sql, "lake." + db + ".t");
         InteropData.Writer paimon = InteropData.sqlWriter(Paimon09InteropTest::sql, "paimon." + db + ".t");
