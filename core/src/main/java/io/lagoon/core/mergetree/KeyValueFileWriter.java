@@ -50,11 +50,34 @@ public final class KeyValueFileWriter {
     this.level = level;
     String format = table.options().fileFormat();
     this.path = new Path(bucketDir, new DataFilePaths.DataFileNames().next(format));
-    this.writer = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), path, layout.sparkSchema(),
+    this.writer = FormatWriters.open(format, withoutDictionaryOnUniqueColumns(table, layout), path, layout.sparkSchema(),
         layout.physicalFields(), table.options().fileCompression());
     this.keyStats = new StatsCollector(layout.keyTypes());
     this.valueStats = new StatsCollector(layout.valueTypes());
     this.physical = new KeyValueRow(layout.keyArity(), layout.valueFields().size());
+  }
+
+  /**
+   * Parquet writes every column with a dictionary at first; on a column whose values never repeat
+   * in a file (the sequence number, a one-column key and its value column) the dictionary only
+   * costs a hash lookup per value until it gives up. Those columns are written plain, unless the
+   * table says otherwise ({@code parquet.enable.dictionary#<column>}). Any reader reads either.
+   */
+  private static org.apache.hadoop.conf.Configuration withoutDictionaryOnUniqueColumns(FileStoreTable table,
+                                                                                       KeyValueLayout layout) {
+    org.apache.hadoop.conf.Configuration conf = table.options().writerConf(table.io().hadoopConf());
+    java.util.List<String> unique = new java.util.ArrayList<>(java.util.List.of(KeyValueLayout.SEQUENCE_NUMBER));
+    if (layout.keyArity() == 1) {
+      String key = layout.keyFields().get(0).name();
+      unique.add(key);
+      unique.add(key.startsWith(KeyValueLayout.KEY_PREFIX) ? key.substring(KeyValueLayout.KEY_PREFIX.length())
+          : KeyValueLayout.KEY_PREFIX + key);
+    }
+    for (String c : unique) {
+      String k = "parquet.enable.dictionary#" + c;
+      if (conf.get(k) == null) conf.setBoolean(k, false);
+    }
+    return conf;
   }
 
   public Path path() {

@@ -32,7 +32,7 @@ import org.apache.spark.sql.SparkSession;
  *
  * <pre>
  * options: --rows N (1000000)  --commits N (20)  --runs N (3)  --dir PATH (target/bench-compact)
- *          --master M (local[2])  --engines lagoon,paimon
+ *          --master M (local[2])  --engines lagoon,paimon  --parts a,b,c
  * </pre>
  */
 public final class CompactionBenchmark {
@@ -46,6 +46,7 @@ public final class CompactionBenchmark {
   private Path dir = Path.of("target", "bench-compact");
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
+  private List<String> parts = List.of("a", "b", "c");
   private StatementReads reads;
 
   public static void main(String[] args) throws Exception {
@@ -61,8 +62,9 @@ public final class CompactionBenchmark {
         case "--dir": b.dir = Path.of(v); break;
         case "--master": b.master = v; break;
         case "--engines": b.engines = List.of(v.split(",")); break;
+        case "--parts": b.parts = List.of(v.split(",")); break;
         default: throw new IllegalArgumentException("Unknown option " + a
-            + " (options: --rows --commits --runs --dir --master --engines)");
+            + " (options: --rows --commits --runs --dir --master --engines --parts)");
       }
     }
     b.run();
@@ -136,7 +138,8 @@ public final class CompactionBenchmark {
     SparkSession spark = b.getOrCreate();
     reads = new StatementReads(spark);
     try {
-      String[] expected = {expectedAppend(spark), expectedBox(spark), expectedPk(spark)};
+      String[] expected = {parts.contains("a") ? expectedAppend(spark) : null, parts.contains("b") ? expectedBox(spark) : null,
+          parts.contains("c") ? expectedPk(spark) : null};
       List<String> active = new ArrayList<>();
       for (String e : engines) if (e.equals("lagoon") || (e.equals("paimon") && paimon)) active.add(e);
       Map<String, List<Result>> results = new LinkedHashMap<>();
@@ -166,7 +169,15 @@ public final class CompactionBenchmark {
     String db = engine + ".bc";
     spark.sql("CREATE DATABASE IF NOT EXISTS " + db);
     String props = "TBLPROPERTIES ('target-file-size' = '4 mb', 'write-only' = 'true')";
-    // (a) compaction of the append table.
+    if (parts.contains("a")) partA(spark, engine, i, expected, r, db, props);
+    if (parts.contains("b")) partB(spark, engine, i, expected, r, db, props);
+    if (parts.contains("c")) partC(spark, engine, i, expected, r, db);
+    return r;
+  }
+
+  /** (a) compaction of the append table. */
+  private void partA(SparkSession spark, String engine, int i, String[] expected, Result r, String db, String props)
+      throws IOException {
     String a = db + ".a" + i;
     spark.sql("CREATE TABLE " + a + " (x INT, y INT, id BIGINT, v STRING) " + props);
     load(spark, a);
@@ -175,7 +186,10 @@ public final class CompactionBenchmark {
     timed(spark, "CALL " + engine + ".sys.compact(table => 'bc.a" + i + "')", r, "compact", false);
     check(spark, "SELECT count(*), sum(x), sum(y), sum(id) FROM " + a, expected[0], engine + " compact");
     r.filesAfter = liveFiles(spark, engine, "bc.a" + i);
-    // (b) z-order, and the range query before and after.
+  }
+
+  /** (b) z-order, and the range query before and after. */
+  private void partB(SparkSession spark, String engine, int i, String[] expected, Result r, String db, String props) {
     String z = db + ".z" + i;
     spark.sql("CREATE TABLE " + z + " (x INT, y INT, id BIGINT, v STRING) " + props);
     load(spark, z);
@@ -186,7 +200,10 @@ public final class CompactionBenchmark {
         "zorder", false);
     timed(spark, query, r, "query", true);
     check(spark, query, expected[1], engine + " query after zorder");
-    // (c) full compaction of the primary-key table after 5 upsert rounds.
+  }
+
+  /** (c) full compaction of the primary-key table after 5 upsert rounds. */
+  private void partC(SparkSession spark, String engine, int i, String[] expected, Result r, String db) {
     String p = db + ".p" + i;
     spark.sql("CREATE TABLE " + p + " (id BIGINT NOT NULL, qty INT, customer STRING) TBLPROPERTIES ('primary-key' = 'id', "
         + "'bucket' = '4', 'write-only' = 'true')");
@@ -194,7 +211,6 @@ public final class CompactionBenchmark {
     for (int round = 0; round < 5; round++) spark.sql("INSERT INTO " + p + " " + upsert(rows, round));
     timed(spark, "CALL " + engine + ".sys.compact(table => 'bc.p" + i + "')", r, "pk full", false);
     check(spark, "SELECT count(*), sum(qty) FROM " + p, expected[2], engine + " pk full");
-    return r;
   }
 
   private void load(SparkSession spark, String table) {
@@ -224,6 +240,7 @@ public final class CompactionBenchmark {
     for (Map.Entry<String, List<Result>> e : results.entrySet()) {
       List<Result> all = e.getValue();
       for (String f : FIGURES) {
+        if (!all.get(0).nanos.containsKey(f)) continue;
         long cold = all.get(0).nanos.get(f);
         long[] warm = all.subList(1, all.size()).stream().mapToLong(x -> x.nanos.get(f)).toArray();
         long w = warm.length == 0 ? cold : BenchSupport.median(warm);
@@ -233,7 +250,7 @@ public final class CompactionBenchmark {
       Result c = all.get(0);
       StatementReads.Reads unsorted = c.reads.get("query unsorted");
       StatementReads.Reads sorted = c.reads.get("query");
-      System.out.printf(Locale.ROOT, "%-7s data files %d before compaction, %d after; range query reads %d rows / %d files "
+      if (unsorted != null) System.out.printf(Locale.ROOT, "%-7s data files %d before compaction, %d after; range query reads %d rows / %d files "
               + "unsorted, %d rows / %d files after z-order (%.0f%% of the rows)%n", e.getKey(), c.filesBefore, c.filesAfter,
           unsorted.rows, unsorted.files, sorted.rows, sorted.files, 100.0 * sorted.rows / Math.max(1, unsorted.rows));
     }
@@ -241,6 +258,7 @@ public final class CompactionBenchmark {
       for (String f : FIGURES) {
         long[] l = medians.get("lagoon/" + f);
         long[] p = medians.get("paimon/" + f);
+        if (l == null || p == null) continue;
         System.out.printf(Locale.ROOT, "ratio   %-16s %10.2f %10.2f   (Lagoon / Paimon 0.9)%n", f, l[0] / (double) p[0],
             l[1] / (double) p[1]);
       }

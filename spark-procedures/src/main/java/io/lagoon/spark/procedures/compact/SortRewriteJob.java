@@ -111,8 +111,23 @@ final class SortRewriteJob {
     return "`" + name.replace("`", "``") + "`";
   }
 
+  /**
+   * The table as the sorted files are written: Parquet row groups of a quarter of
+   * {@code target-file-size} (at least 1 MB) unless the table sets {@code parquet.block.size}, so a
+   * range filter on the sort columns skips row groups inside the files it still reads.
+   */
+  private static FileStoreTable sortedOutput(FileStoreTable table) {
+    java.util.Map<String, String> options = new java.util.LinkedHashMap<>(table.schema().options());
+    if (options.containsKey("parquet.block.size")) return table;
+    long rowGroup = Math.max(1L << 20, table.options().targetFileSize() / 4);
+    options.put("parquet.block.size", Long.toString(rowGroup));
+    io.lagoon.core.schema.TableSchema s = table.schema();
+    return table.withSchema(new io.lagoon.core.schema.TableSchema(s.id(), s.fields(), s.highestFieldId(), s.partitionKeys(),
+        s.primaryKeys(), options, s.comment(), s.timeMillis()));
+  }
+
   private static Iterator<List<ManifestEntry>> write(FileStoreTable table, Iterator<InternalRow> rows) throws IOException {
-    AppendTableWriter writer = new AppendTableWriter(table);
+    AppendTableWriter writer = new AppendTableWriter(sortedOutput(table));
     // The sorted rows carry the key after the table's columns: the files get the columns only.
     StructType schema = SparkTypes.toSpark(table.schema().fields());
     int[] columns = new int[schema.size()];
