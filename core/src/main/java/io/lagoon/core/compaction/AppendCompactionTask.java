@@ -52,7 +52,7 @@ public final class AppendCompactionTask implements CompactionTask {
         ManifestEntry e = files.get(i);
         DeletionVectorIndex.Ref ref = vectors.get(i);
         DeletionVector dv = ref == null ? null : loader.load(ref);
-        if (table.options().deletionVectors()) vectorsRead.put(e.file.fileName, ref == null ? "" : ref.indexFile + "@" + ref.range.offset);
+        if (table.options().deletionVectors()) vectorsRead.put(e.file.fileName, DeletionVectorIndex.Ref.keyOf(ref));
         Iterator<InternalRow> rows = reader.open(table.paths().dataFile(e), 0, e.file.fileSize, e.file.fileSize, dv, n -> { });
         while (rows.hasNext()) writer.write(rows.next());
       }

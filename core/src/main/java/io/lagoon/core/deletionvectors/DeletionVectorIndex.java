@@ -28,6 +28,20 @@ public final class DeletionVectorIndex implements Serializable {
       this.indexFile = indexFile;
       this.range = range;
     }
+
+    /** {@code index-file@offset}: which vector this is, to compare at commit with what the index holds then. */
+    public String key() {
+      return key(indexFile, range.offset);
+    }
+
+    public static String key(String indexFile, int offset) {
+      return indexFile + "@" + offset;
+    }
+
+    /** The key of a file's vector, {@code ""} for a file without one. */
+    public static String keyOf(Ref ref) {
+      return ref == null ? "" : ref.key();
+    }
   }
 
   private static final DeletionVectorIndex EMPTY = new DeletionVectorIndex(Map.of());

@@ -166,7 +166,7 @@ public final class DeletionVectorMaintainer {
     Map<String, String> out = new TreeMap<>();
     for (IndexManifestEntry e : index) {
       if (!e.isDeletionVectors()) continue;
-      for (DeletionVectorRange r : e.ranges) if (dataFiles.contains(r.dataFile)) out.put(r.dataFile, e.fileName + "@" + r.offset);
+      for (DeletionVectorRange r : e.ranges) if (dataFiles.contains(r.dataFile)) out.put(r.dataFile, DeletionVectorIndex.Ref.key(e.fileName, r.offset));
     }
     return out;
   }

@@ -49,6 +49,13 @@ public final class FileStoreTable implements Serializable {
     this.branch = branch;
   }
 
+  /** The same table with other options for this run only (nothing is written). */
+  public FileStoreTable withOptions(Map<String, String> options) {
+    TableSchema s = schema;
+    return withSchema(new TableSchema(s.id(), s.fields(), s.highestFieldId(), s.partitionKeys(), s.primaryKeys(), options,
+        s.comment(), s.timeMillis()));
+  }
+
   /** The same table (and branch) with another schema. */
   public FileStoreTable withSchema(TableSchema next) {
     return new FileStoreTable(io, dir, fullName, next, branch);

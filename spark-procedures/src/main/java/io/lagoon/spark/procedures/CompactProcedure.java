@@ -6,7 +6,6 @@ import io.lagoon.core.compaction.SortKeyEncoder;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.compact.BucketCompactor;
-import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.Durations;
 import io.lagoon.core.table.FileStoreTable;
@@ -140,8 +139,6 @@ final class CompactProcedure extends SimpleProcedure {
     } catch (IllegalArgumentException e) {
       throw args.invalid("options", e.getMessage());
     }
-    TableSchema s = table.schema();
-    return table.withSchema(new TableSchema(s.id(), s.fields(), s.highestFieldId(), s.partitionKeys(), s.primaryKeys(), options,
-        s.comment(), s.timeMillis()));
+    return table.withOptions(options);
   }
 }

@@ -71,7 +71,7 @@ final class SortRewriteJob {
       formats.add(DataFileReader.formatOf(e.file.fileName));
       DeletionVectorIndex.Ref ref = vectors.refOf(e.file.fileName);
       toRead.add(new FileToRead(e, ref));
-      if (table.options().deletionVectors()) vectorsRead.put(e.file.fileName, ref == null ? "" : ref.indexFile + "@" + ref.range.offset);
+      if (table.options().deletionVectors()) vectorsRead.put(e.file.fileName, DeletionVectorIndex.Ref.keyOf(ref));
       bytes += e.file.fileSize;
     }
     formats.remove(null);
@@ -121,9 +121,7 @@ final class SortRewriteJob {
     if (options.containsKey("parquet.block.size")) return table;
     long rowGroup = Math.max(1L << 20, table.options().targetFileSize() / 4);
     options.put("parquet.block.size", Long.toString(rowGroup));
-    io.lagoon.core.schema.TableSchema s = table.schema();
-    return table.withSchema(new io.lagoon.core.schema.TableSchema(s.id(), s.fields(), s.highestFieldId(), s.partitionKeys(),
-        s.primaryKeys(), options, s.comment(), s.timeMillis()));
+    return table.withOptions(options);
   }
 
   private static Iterator<List<ManifestEntry>> write(FileStoreTable table, Iterator<InternalRow> rows) throws IOException {
