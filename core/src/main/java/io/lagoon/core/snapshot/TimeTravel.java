@@ -52,31 +52,22 @@ public final class TimeTravel {
 
   /** {@code TIMESTAMP AS OF}: the last snapshot committed at or before {@code millis}. */
   public Snapshot atOrBefore(long millis) throws IOException {
-    Optional<Long> earliest = snapshots.earliestId();
-    Optional<Long> latest = snapshots.latestId();
-    if (earliest.isPresent() && latest.isPresent()) {
-      long lo = earliest.get();
-      long hi = latest.get();
-      Snapshot found = null;
-      // Commit times grow with ids: binary search for the last one at or before the time.
-      while (lo <= hi) {
-        long mid = lo + (hi - lo) / 2;
-        Snapshot s = snapshots.snapshot(mid);
-        if (s.timeMillis <= millis) {
-          found = s;
-          lo = mid + 1;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      if (found != null) return found;
-    }
+    Optional<Snapshot> found = search(millis, true);
+    if (found.isPresent()) return found.get();
     throw new IllegalArgumentException("Table " + table + " has no snapshot committed at or before "
         + Instant.ofEpochMilli(millis) + "; " + available());
   }
 
   /** The first snapshot committed at or after {@code millis}, if any. */
   public Optional<Snapshot> atOrAfter(long millis) throws IOException {
+    return search(millis, false);
+  }
+
+  /**
+   * Commit times grow with ids: a binary search for the last snapshot at or before the time
+   * ({@code before}), or the first at or after it.
+   */
+  private Optional<Snapshot> search(long millis, boolean before) throws IOException {
     Optional<Long> earliest = snapshots.earliestId();
     Optional<Long> latest = snapshots.latestId();
     if (earliest.isEmpty() || latest.isEmpty()) return Optional.empty();
@@ -86,12 +77,11 @@ public final class TimeTravel {
     while (lo <= hi) {
       long mid = lo + (hi - lo) / 2;
       Snapshot s = snapshots.snapshot(mid);
-      if (s.timeMillis >= millis) {
-        found = s;
-        hi = mid - 1;
-      } else {
-        lo = mid + 1;
-      }
+      boolean candidate = before ? s.timeMillis <= millis : s.timeMillis >= millis;
+      if (candidate) found = s;
+      // Before: a candidate sends the search right; after: a candidate sends it left.
+      if (candidate == before) lo = mid + 1;
+      else hi = mid - 1;
     }
     return Optional.ofNullable(found);
   }

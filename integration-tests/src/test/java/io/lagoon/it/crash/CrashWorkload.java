@@ -26,8 +26,13 @@ import org.apache.spark.sql.SparkSession;
  *       visible statement.
  * </ul>
  *
- * <p>New statements are added here as later operations (row-level DML, compaction, expiry,
- * indexes) land: a statement, and what its visibility means in the model.
+ * <p>Every fifth statement ({@link #isMaintenance}) changes no row: it compacts the table
+ * ({@code CALL sys.compact}) or expires its old snapshots ({@code CALL sys.expire_snapshots}), in
+ * turn. A kill inside one must leave every confirmed statement visible, none partially; racing
+ * writers must keep seeing their own writes through them.
+ *
+ * <p>New statements are added here as later operations (indexes, ...) land: a statement, and what
+ * its visibility means in the model.
  */
 public final class CrashWorkload {
   public static final int ROWS = 2_000;
@@ -62,6 +67,11 @@ public final class CrashWorkload {
   }
 
   public static String statement(String table, Kind kind, int writer, int i) {
+    String name = table.substring(table.indexOf('.') + 1);
+    if (isMaintenance(i)) {
+      return (i / 5) % 2 == 0 ? "CALL lake.sys.compact(table => '" + name + "')"
+          : "CALL lake.sys.expire_snapshots(table => '" + name + "', retain_max => 10, older_than => '2999-01-01 00:00:00')";
+    }
     if (isRewrite(kind, i)) return "UPDATE " + table + " SET k = k WHERE w = " + writer + " AND k % 3 = 0";
     long offset = kind.append() ? 0 : (long) writer * ROWS;
     String rows = "SELECT id + " + offset + " AS k, " + i + " AS stmt, " + writer + " AS w FROM range(0, " + ROWS + ")";
@@ -72,9 +82,14 @@ public final class CrashWorkload {
     return "INSERT INTO " + table + " " + rows;
   }
 
-  /** Statements that rewrite existing rows and add none of their own (append tables). */
+  /** Statements that rewrite existing rows and add none of their own (append tables), maintenance included. */
   public static boolean isRewrite(Kind kind, int i) {
-    return kind.append() && i % 3 == 0;
+    return isMaintenance(i) || kind.append() && i % 3 == 0;
+  }
+
+  /** Compaction or snapshot expiry: no row changes. */
+  public static boolean isMaintenance(int i) {
+    return i % 5 == 4;
   }
 
   /** Rows per statement number of one writer, as the table shows them now. */
@@ -108,7 +123,8 @@ public final class CrashWorkload {
       return out;
     }
     if (visible.size() > 1) out.add("the keys show several statements at once: " + visible);
-    int lastDone = done.isEmpty() ? -1 : done.get(done.size() - 1);
+    int lastDone = -1;
+    for (int i : done) if (!isMaintenance(i)) lastDone = i;
     int shown = visible.isEmpty() ? -1 : visible.keySet().iterator().next();
     if (shown < lastDone) {
       out.add("confirmed statement " + lastDone + " is not visible: the keys show " + (shown < 0 ? "nothing" : "statement " + shown));
