@@ -84,7 +84,7 @@ public final class FileStoreCommit {
             System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, 0L, null);
         if (sm.tryCommit(s)) {
           // Paimon expires snapshots after each commit by the table's retention options.
-          io.lagoon.core.lifecycle.AfterCommit.run(table);
+          io.lagoon.core.lifecycle.AfterCommit.run(table, s.id);
           return Optional.of(s);
         }
       } catch (CommitConflictException e) {

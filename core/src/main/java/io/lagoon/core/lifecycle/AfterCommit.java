@@ -15,15 +15,15 @@ import java.util.Optional;
 public final class AfterCommit {
   private AfterCommit() {}
 
-  public static void run(FileStoreTable table) {
+  /** @param committed the id of the snapshot just published */
+  public static void run(FileStoreTable table, long committed) {
     try {
       TableOptions o = table.options();
       if (o.writeOnly()) return;
       SnapshotManager sm = table.snapshots();
-      Optional<Long> latest = sm.latestId();
       Optional<Long> earliest = sm.earliestId();
       // Cheap check first: nothing can expire while the table holds at most retain-min snapshots.
-      if (latest.isPresent() && earliest.isPresent() && latest.get() - earliest.get() + 1 > o.snapshotNumRetainedMin()) {
+      if (earliest.isPresent() && committed - earliest.get() + 1 > o.snapshotNumRetainedMin()) {
         new ExpireSnapshots(table).expire();
       }
       if (table.io().exists(table.tags().tagDir())) new TagChanges(table).expireByTime(LocalDateTime.now());

@@ -68,23 +68,26 @@ public final class RemoveOrphanFiles {
 
     Set<String> dataNames = used.dataFileNames();
     List<Path> orphans = new ArrayList<>();
-    for (FileStatus s : candidates) {
-      Path p = s.getPath();
-      String name = p.getName();
-      String folder = p.getParent().getName();
-      boolean isUsed = FileIO.isTemporaryFile(name) ? false
-          : folder.equals("manifest") && p.getParent().getParent().equals(table.dir())
-              ? used.manifests.contains(name) || used.manifestLists.contains(name) || used.indexManifests.contains(name)
-          : folder.equals("index") && p.getParent().getParent().equals(table.dir()) ? used.indexFiles.contains(name)
-          : dataNames.contains(name);
-      if (!isUsed) orphans.add(p);
-    }
+    for (FileStatus s : candidates) if (!isUsed(s.getPath(), used, dataNames)) orphans.add(s.getPath());
     orphans.sort(Path::compareTo);
     if (!dryRun) {
       for (Path p : orphans) io.delete(p, false);
       for (FileStatus dead : markers.dead()) io.delete(dead.getPath(), false);
     }
     return orphans;
+  }
+
+  /** Whether a listed file is used: a leftover temporary file never is; others by their folder's kind of file. */
+  private boolean isUsed(Path p, ReferencedFiles used, Set<String> dataNames) {
+    String name = p.getName();
+    if (FileIO.isTemporaryFile(name)) return false;
+    boolean inTable = p.getParent().getParent().equals(table.dir());
+    String folder = p.getParent().getName();
+    if (inTable && folder.equals("manifest")) {
+      return used.manifests.contains(name) || used.manifestLists.contains(name) || used.indexManifests.contains(name);
+    }
+    if (inTable && folder.equals("index")) return used.indexFiles.contains(name);
+    return dataNames.contains(name);
   }
 
   /** Everything every branch's snapshots, tags and changelogs use; the latest snapshot seen per branch. */

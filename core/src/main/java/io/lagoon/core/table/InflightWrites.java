@@ -3,7 +3,9 @@ package io.lagoon.core.table;
 import io.lagoon.core.fs.FileIO;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
@@ -12,7 +14,7 @@ import org.apache.hadoop.fs.Path;
 /**
  * Markers of writes in flight, so orphan removal never takes the files of a commit that has not
  * landed yet: each write (a Spark write job, a compaction, a commit) creates the empty file
- * {@code <table>/_lagoon-inflight-<uuid>} before it writes anything and deletes it when it has
+ * {@code <table>/_lagoon-inflight-<uuid>} (or shares one, see {@link #SHARE_MILLIS}) before it writes anything and deletes it when it has
  * committed or given up. (Files in the table's own folder, not a folder of markers: writers
  * creating and deleting a shared folder would race.) Every file such a write creates is younger than its marker (same storage clock),
  * so orphan removal keeps every file not older than the oldest live marker. A marker older than
@@ -26,23 +28,49 @@ public final class InflightWrites {
 
   private InflightWrites() {}
 
-  /** One write's marker; {@link #close} is idempotent. */
-  public static final class Marker implements AutoCloseable {
-    private final FileIO io;
-    private final Path path;
-    private boolean closed;
+  /**
+   * Writes of one table in this JVM that overlap (a statement and the commits inside it) share
+   * one marker file: the oldest covers every later file. A marker is shared for at most
+   * {@link #SHARE_MILLIS}, far below {@link #TIMEOUT_MILLIS}, so one kept alive by a stream of
+   * overlapping writes never looks dead.
+   */
+  static final long SHARE_MILLIS = 60L * 60 * 1000;
+  private static final Map<String, Shared> HELD = new HashMap<>();
 
-    private Marker(FileIO io, Path path) {
+  /** A marker file and the writes of this JVM holding it. */
+  private static final class Shared {
+    final FileIO io;
+    final Path path;
+    final long since = System.currentTimeMillis();
+    int users;
+
+    Shared(FileIO io, Path path) {
       this.io = io;
       this.path = path;
     }
+  }
+
+  /** One write's hold on a marker; {@link #close} is idempotent. */
+  public static final class Marker implements AutoCloseable {
+    private final String table;
+    private final Shared shared;
+    private boolean closed;
+
+    private Marker(String table, Shared shared) {
+      this.table = table;
+      this.shared = shared;
+    }
 
     @Override
-    public synchronized void close() {
-      if (closed) return;
-      closed = true;
+    public void close() {
+      synchronized (InflightWrites.class) {
+        if (closed) return;
+        closed = true;
+        if (--shared.users > 0) return;
+        if (HELD.get(table) == shared) HELD.remove(table);
+      }
       try {
-        io.delete(path, false);
+        shared.io.delete(shared.path, false);
       } catch (IOException | RuntimeException ignore) {
         // a stale marker only delays orphan removal until it times out
       }
@@ -50,10 +78,17 @@ public final class InflightWrites {
   }
 
   /** Marks a write of the table as in flight, before it writes its first file. */
-  public static Marker begin(FileStoreTable table) throws IOException {
-    Path p = new Path(table.dir(), PREFIX + UUID.randomUUID());
-    table.io().writeBytes(p, new byte[0], false);
-    return new Marker(table.io(), p);
+  public static synchronized Marker begin(FileStoreTable table) throws IOException {
+    String key = table.dir().toString();
+    Shared s = HELD.get(key);
+    if (s == null || System.currentTimeMillis() - s.since > SHARE_MILLIS) {
+      Path p = new Path(table.dir(), PREFIX + UUID.randomUUID());
+      table.io().writeBytes(p, new byte[0], false);
+      s = new Shared(table.io(), p);
+      HELD.put(key, s);
+    }
+    s.users++;
+    return new Marker(key, s);
   }
 
   /** The live markers' and the dead ones' statuses at {@code nowMillis}. */
