@@ -23,6 +23,9 @@ public final class AppendFiles implements TableOperation {
   private final FileStoreTable table;
   private final List<ManifestEntry> added = new ArrayList<>();
   private KeyAssignments keys;
+  /** Postponed-bucket rows the added files now hold in real buckets; see {@link #consumePostponed}. */
+  private final List<ManifestEntry> consumed = new ArrayList<>();
+  private long postponedReadAt = -1;
 
   public AppendFiles(FileStoreTable table) {
     this.table = table;
@@ -39,6 +42,19 @@ public final class AppendFiles implements TableOperation {
     return this;
   }
 
+  /**
+   * The added files hold the records of these {@code bucket-postpone} files, given buckets: the
+   * files leave the table in the same snapshot (an APPEND, as the rows are new to readers, streaming
+   * ones included), so their records are never applied twice. They must still be live, and no commit
+   * after {@code readAt} may have written keys into the buckets this one writes, since its sequence
+   * numbers continue from what the buckets held at {@code readAt}.
+   */
+  public AppendFiles consumePostponed(List<ManifestEntry> files, long readAt) {
+    consumed.addAll(files);
+    postponedReadAt = readAt;
+    return this;
+  }
+
   /** @return the new snapshot, or empty when there was nothing to add */
   public Optional<Snapshot> commit() throws IOException {
     return table.committer().commit(this);
@@ -51,11 +67,19 @@ public final class AppendFiles implements TableOperation {
 
   @Override
   public PlannedChange plan(CommitBase base, List<Path> written) throws IOException {
-    if (added.isEmpty()) return PlannedChange.nothing();
-    if (keys == null || keys.isEmpty()) return PlannedChange.of(added, base.indexManifest());
+    if (added.isEmpty() && consumed.isEmpty()) return PlannedChange.nothing();
+    List<ManifestEntry> entries = added;
+    if (!consumed.isEmpty()) {
+      LiveFileCheck.check(table, consumed, base.live(), "postponed-bucket");
+      ConcurrentKeys.check(table, postponedReadAt, base, added, false);
+      entries = new ArrayList<>();
+      for (ManifestEntry e : consumed) entries.add(e.withKind(io.lagoon.core.manifest.FileKind.DELETE));
+      entries.addAll(added);
+    }
+    if (keys == null || keys.isEmpty()) return PlannedChange.of(entries, base.indexManifest());
     DeletionVectorMaintainer index = new DeletionVectorMaintainer(base, written);
     keys.apply(base, written, null, index);
-    return PlannedChange.of(added, index.indexManifest());
+    return PlannedChange.of(entries, index.indexManifest());
   }
 
   @Override

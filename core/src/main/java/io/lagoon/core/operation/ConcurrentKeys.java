@@ -30,11 +30,21 @@ final class ConcurrentKeys {
   private ConcurrentKeys() {}
 
   static void check(FileStoreTable table, long readAt, CommitBase base, List<ManifestEntry> added) throws IOException {
+    check(table, readAt, base, added, true);
+  }
+
+  /**
+   * @param readVisibleOnly the writer read values at {@code readAt} (a row-level statement), so
+   *     records hidden from readers then count as unread; false for a writer that only continues
+   *     the buckets' sequence numbers (postponed rows given buckets)
+   */
+  static void check(FileStoreTable table, long readAt, CommitBase base, List<ManifestEntry> added,
+                    boolean readVisibleOnly) throws IOException {
     if (added.isEmpty()) return;
     Map<BucketId, List<ManifestEntry>> mine = new HashMap<>();
     for (ManifestEntry e : added) mine.computeIfAbsent(e.bucketId(), b -> new ArrayList<>()).add(e);
     FileKeys keys = FileKeys.of(table.schema());
-    if (readAt > 0 && LevelZeroVisibility.hidden(table.schema())) checkHiddenAt(table, readAt, mine, keys);
+    if (readVisibleOnly && readAt > 0 && LevelZeroVisibility.hidden(table.schema())) checkHiddenAt(table, readAt, mine, keys);
     long latest = base.snapshot().map(s -> s.id).orElse(0L);
     if (latest <= readAt) return;
     for (long id = readAt + 1; id <= latest; id++) {

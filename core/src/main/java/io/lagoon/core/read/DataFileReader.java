@@ -46,6 +46,8 @@ import scala.collection.JavaConverters;
 public final class DataFileReader implements Serializable {
   private final Function1<PartitionedFile, Iterator<InternalRow>> parquet;
   private final OrcDataReader orc;
+  /** Avro files (rows only): Paimon writes the rows waiting in {@code bucket-postpone} as Avro. */
+  private AvroDataReader avro;
   private final boolean batch;
   /** Parquet reader for files that store a TIMESTAMP_NTZ column as INT96 (null: no such column). */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
@@ -148,7 +150,11 @@ public final class DataFileReader implements Serializable {
     List<String> ntz = new java.util.ArrayList<>();
     if (parquet) for (StructField f : required.fields()) if (containsNtz(f.dataType())) ntz.add(f.name());
     boolean orc = formats.contains("orc");
-    Broadcast<SerializableConfiguration> shared = orc || !ntz.isEmpty()
+    boolean avro = formats.contains("avro");
+    if (avro && batch) {
+      throw new IllegalArgumentException("Avro data files are read row by row: build the reader for rows");
+    }
+    Broadcast<SerializableConfiguration> shared = orc || avro || !ntz.isEmpty()
         ? JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(conf))
         : null;
     DataFileReader reader = new DataFileReader(pq, orc ? new OrcDataReader(required, shared, batch) : null, batch, shared);
@@ -165,6 +171,7 @@ public final class DataFileReader implements Serializable {
       reader.parquetCounted = new ParquetFileFormat().buildReaderWithPartitionValues(spark, dataSchema, noPartitions,
           output, pushed, options, conf);
     }
+    if (avro) reader.avro = new AvroDataReader(required, shared);
     reader.output = output;
     reader.rowPositions = rowPositions;
     reader.withFile = withFile;
@@ -286,6 +293,7 @@ public final class DataFileReader implements Serializable {
     PartitionedFile file = partitioned(path, start, length, fileSize);
     String name = path.getName();
     if (name.endsWith(".orc") && orc != null) return orc.open(path, start, length);
+    if (name.endsWith(".avro") && avro != null) return avro.open(path, start);
     if (name.endsWith(".parquet") && (parquet != null || parquetCounted != null)) {
       if (parquetInt96 != null && hasInt96Ntz(path)) return parquetInt96.apply(file);
       if (parquet == null) {
@@ -294,17 +302,18 @@ public final class DataFileReader implements Serializable {
       }
       return parquet.apply(file);
     }
-    if (name.endsWith(".orc") || name.endsWith(".parquet")) {
+    if (name.endsWith(".orc") || name.endsWith(".parquet") || name.endsWith(".avro")) {
       throw new IllegalStateException("Data file " + path + " was not planned for this reader (built for other formats)");
     }
     throw new IllegalArgumentException("Unsupported data file format: " + path
-        + " (Lagoon reads .parquet and .orc files)");
+        + " (Lagoon reads .parquet, .orc and, row by row, .avro files)");
   }
 
-  /** The format of a data file, from its extension ({@code parquet} or {@code orc}), else null. */
+  /** The format of a data file, from its extension ({@code parquet}, {@code orc}, {@code avro}), else null. */
   public static String formatOf(String fileName) {
     if (fileName.endsWith(".parquet")) return "parquet";
     if (fileName.endsWith(".orc")) return "orc";
+    if (fileName.endsWith(".avro")) return "avro";
     return null;
   }
 }

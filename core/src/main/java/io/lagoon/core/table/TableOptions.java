@@ -30,6 +30,7 @@ public final class TableOptions implements Serializable {
   public static final String ROWKIND_FIELD = "rowkind.field";
   public static final String COMPACTION_MIN_FILE_NUM = "compaction.min.file-num";
   public static final String COMPACTION_MAX_FILE_NUM = "compaction.max.file-num";
+  public static final String POSTPONE_DEFAULT_BUCKET_NUM = "postpone.default-bucket-num";
   public static final String SNAPSHOT_NUM_RETAINED_MIN = "snapshot.num-retained.min";
   public static final String SNAPSHOT_NUM_RETAINED_MAX = "snapshot.num-retained.max";
   public static final String SNAPSHOT_TIME_RETAINED = "snapshot.time-retained";
@@ -178,6 +179,19 @@ public final class TableOptions implements Serializable {
     return parseInt(COMPACTION_MIN_FILE_NUM, 5);
   }
 
+  /**
+   * Buckets a partition of a postponed-bucket table gets when compaction first gives its rows
+   * buckets (a partition with bucketed files keeps its count); Paimon's default 1.
+   */
+  public int postponeDefaultBucketNum() {
+    int n = parseInt(POSTPONE_DEFAULT_BUCKET_NUM, 1);
+    if (n < 1) {
+      throw new IllegalArgumentException("Table option '" + POSTPONE_DEFAULT_BUCKET_NUM + "' must be at least 1, got '"
+          + options.get(POSTPONE_DEFAULT_BUCKET_NUM) + "'");
+    }
+    return n;
+  }
+
   /** Files one append compaction merges into one at most; Paimon's default 50. */
   public int compactionMaxFileNum() {
     return parseInt(COMPACTION_MAX_FILE_NUM, 50);
@@ -288,6 +302,7 @@ public final class TableOptions implements Serializable {
       throw new IllegalArgumentException("Table option 'bucket' must be -1 or a positive number of buckets, got '"
           + options.get(BUCKET) + "'");
     }
+    o.postponeDefaultBucketNum();
     if (o.snapshotNumRetainedMin() < 1) {
       throw new IllegalArgumentException("Table option '" + SNAPSHOT_NUM_RETAINED_MIN + "' must be at least 1, got '"
           + options.get(SNAPSHOT_NUM_RETAINED_MIN) + "'");

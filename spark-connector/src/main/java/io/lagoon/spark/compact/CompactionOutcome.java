@@ -29,4 +29,11 @@ public record CompactionOutcome(int filesBefore, int filesAfter, long bytesBefor
     for (ManifestEntry e : after) ba += e.file.fileSize;
     return new CompactionOutcome(before.size(), after.size(), bb, ba, snapshotId);
   }
+
+  /** This outcome followed by another step's: files and bytes of both, the later snapshot if it committed one. */
+  public CompactionOutcome then(CompactionOutcome next) {
+    return new CompactionOutcome(filesBefore + next.filesBefore, filesAfter + next.filesAfter,
+        bytesBefore + next.bytesBefore, bytesAfter + next.bytesAfter,
+        next.snapshotId != 0 ? next.snapshotId : snapshotId);
+  }
 }

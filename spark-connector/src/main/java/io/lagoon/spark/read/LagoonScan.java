@@ -273,6 +273,10 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         if (format != null) formats.add(format);
       }
     }
+    if (formats.contains("avro")) {
+      throw new UnsupportedOperationException("Table " + table.fullName() + " has Avro data files ('file.format'='avro'), "
+          + "which Lagoon scans do not read yet; they read Parquet and ORC");
+    }
     if (merging && !metadata.isEmpty()) {
       throw new UnsupportedOperationException("Metadata columns " + metadata + " are not available on " + table.fullName()
           + ": its rows are merged from several files (compact it fully, or use deletion vectors, to read files as they are)");

@@ -7,6 +7,7 @@ import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.compact.BucketCompactor;
 import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.table.Durations;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.TableOptions;
@@ -91,15 +92,29 @@ final class CompactProcedure extends SimpleProcedure {
             : order.equals("zorder") ? SortKeyEncoder.Curve.ZORDER : SortKeyEncoder.Curve.HILBERT;
         outcome = Compactions.sort(context.session(), table, base.get(), selection, curve, orderBy);
       } else {
+        if (table.hasPrimaryKey() && table.options().bucket() == DataFilePaths.POSTPONE_BUCKET) {
+          // Postponed rows first get buckets (an APPEND: they become visible); a full compaction
+          // then merges the buckets as on any primary-key table.
+          outcome = Compactions.assignPostponed(context.session(), table, base.get(), selection);
+          base = table.snapshots().latest();
+          if (!strategy.equals("full")) {
+            context.refresh(table);
+            return result(outcome, start);
+          }
+        }
         List<CompactionTask> tasks = table.hasPrimaryKey()
             ? CompactionPlanner.keyValueTasks(table, base.get(), selection,
                 strategy.equals("full") ? BucketCompactor.Mode.FULL : BucketCompactor.Mode.UNIVERSAL,
                 KeyValueFileReader.buildForCompaction(context.session(), table))
             : CompactionPlanner.appendTasks(context.session(), table, base.get(), selection, strategy.equals("full"));
-        outcome = Compactions.run(context.session(), table, tasks);
+        outcome = outcome.then(Compactions.run(context.session(), table, tasks));
       }
     }
     context.refresh(table);
+    return result(outcome, start);
+  }
+
+  private static List<Row> result(CompactionOutcome outcome, long start) {
     return List.of(RowFactory.create(true, outcome.filesBefore(), outcome.filesAfter(), outcome.bytesBefore(),
         outcome.bytesAfter(), outcome.snapshotId() == 0 ? null : outcome.snapshotId(), System.currentTimeMillis() - start));
   }

@@ -54,6 +54,34 @@ public final class KeyValueCommit {
   public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
                             Predicate<InternalRow> overwritePartitions, KeyValueSource source, long rowLevelReadAt)
       throws IOException {
+    commit(table, results, overwritePartitions, source, (added, keys) -> {
+      if (rowLevelReadAt < 0) table.newAppend().add(added).assignKeys(keys).commit();
+      else table.newRowDelta().addFiles(added).assignKeys(keys).validateNoConcurrentKeys(rowLevelReadAt).commit();
+    });
+  }
+
+  /**
+   * Commits postponed-bucket rows given buckets: the new files replace the {@code bucket-postpone}
+   * files they were read from in one APPEND snapshot ({@link io.lagoon.core.operation.AppendFiles#consumePostponed}),
+   * then what write-triggered compaction produced, as after an INSERT.
+   *
+   * @param readAt the snapshot whose files the writers continued (sequence numbers) and read
+   */
+  public static void commitPostponed(FileStoreTable table, List<KeyValueWriteResult> results,
+                                     List<ManifestEntry> postponed, long readAt, KeyValueSource source)
+      throws IOException {
+    commit(table, results, null, source,
+        (added, keys) -> table.newAppend().add(added).consumePostponed(postponed, readAt).commit());
+  }
+
+  /** The snapshot that adds a write's new files. */
+  private interface DataCommit {
+    void commit(List<ManifestEntry> added, KeyAssignments keys) throws IOException;
+  }
+
+  private static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
+                             Predicate<InternalRow> overwritePartitions, KeyValueSource source, DataCommit dataCommit)
+      throws IOException {
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
@@ -72,8 +100,7 @@ public final class KeyValueCommit {
       return;
     }
     try {
-      if (rowLevelReadAt < 0) table.newAppend().add(added).assignKeys(keys).commit();
-      else table.newRowDelta().addFiles(added).assignKeys(keys).validateNoConcurrentKeys(rowLevelReadAt).commit();
+      dataCommit.commit(added, keys);
     } catch (IOException | RuntimeException e) {
       abandon(table, compaction);
       throw e;

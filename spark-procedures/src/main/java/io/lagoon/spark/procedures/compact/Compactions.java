@@ -31,6 +31,12 @@ public final class Compactions {
     return CompactionJob.run(session, table, tasks);
   }
 
+  /** Postponed-bucket tables: gives the selected partitions' postponed rows their buckets (see {@link PostponedBucketJob}). */
+  public static CompactionOutcome assignPostponed(SparkSession session, FileStoreTable table, Snapshot base,
+                                                  Predicate<ManifestEntry> selection) throws IOException {
+    return PostponedBucketJob.run(session, table, base, selection);
+  }
+
   public static CompactionOutcome sort(SparkSession session, FileStoreTable table, Snapshot base,
                                        Predicate<ManifestEntry> selection, SortKeyEncoder.Curve curve, List<String> orderBy)
       throws IOException {
