@@ -105,10 +105,11 @@ public final class PrimaryKeyTableRules {
     Map<String, String> options = schema.options();
     String bucket = options.get(TableOptions.BUCKET);
     int n = parseBucket(bucket);
-    if (n <= 0 && n != -1) {
+    if (n <= 0 && n != -1 && n != -2) {
       throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": its 'bucket'="
           + "'" + bucket + "' is " + bucketMode(n)
-          + ", which this Lagoon version does not write; fixed ('bucket'='N') and dynamic ('bucket'='-1') buckets can be written");
+          + ", which this Lagoon version does not write; fixed ('bucket'='N'), dynamic ('bucket'='-1') and postponed "
+          + "('bucket'='-2') buckets can be written");
     }
     String producer = changelogProducer(options);
     if (!producer.equals("none")) {
@@ -123,6 +124,14 @@ public final class PrimaryKeyTableRules {
     String bucket = options.get(TableOptions.BUCKET);
     int n = parseBucket(bucket);
     if (n > 0) return;
+    if (n == -2) {
+      try {
+        new TableOptions(options).postponeDefaultBucketNum();
+      } catch (IllegalArgumentException e) {
+        throw invalid(id, e.getMessage());
+      }
+      return;
+    }
     if (n == -1) {
       TableOptions o = new TableOptions(options);
       try {
@@ -139,9 +148,9 @@ public final class PrimaryKeyTableRules {
       }
       return;
     }
-    throw invalid(id, "primary-key tables need fixed or dynamic buckets: 'bucket'='" + bucket + "' is "
-        + bucketMode(n) + ", which is not supported; set 'bucket'='N' (N > 0, e.g. 'bucket'='4') or leave it unset "
-        + "for dynamic buckets");
+    throw invalid(id, "primary-key tables need fixed, dynamic or postponed buckets: 'bucket'='" + bucket + "' is "
+        + bucketMode(n) + ", which is not supported; set 'bucket'='N' (N > 0, e.g. 'bucket'='4'), leave it unset "
+        + "for dynamic buckets, or set 'bucket'='-2' for postponed ones");
   }
 
   private static String bucketMode(int n) {

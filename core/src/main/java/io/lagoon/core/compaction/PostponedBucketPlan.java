@@ -37,28 +37,49 @@ public final class PostponedBucketPlan implements Serializable {
    */
   public static PostponedBucketPlan of(String table, java.util.Collection<ManifestEntry> live, Predicate<ManifestEntry> selection,
                                        int defaultBuckets) {
-    Map<ByteBuffer, Integer> counts = new HashMap<>();
+    Map<ByteBuffer, Integer> counts = bucketCounts(table, live);
     List<ManifestEntry> postponed = new ArrayList<>();
-    for (ManifestEntry e : live) {
-      if (e.bucket == DataFilePaths.POSTPONE_BUCKET) {
-        if (selection.test(e)) postponed.add(e);
-        continue;
-      }
-      // Postponed-bucket tables are Paimon 1.1+, whose entries all record their bucket count.
-      if (e.bucket < 0 || e.totalBuckets <= 0) continue;
-      int n = e.totalBuckets;
-      Integer had = counts.putIfAbsent(ByteBuffer.wrap(e.partition), n);
-      if (had != null && had != n) {
-        throw new IllegalStateException("Partition of " + table + " holds files of " + had + " and of " + n
-            + " buckets; its postponed rows cannot be given buckets until it has one bucket count");
-      }
-    }
+    for (ManifestEntry e : live) if (e.bucket == DataFilePaths.POSTPONE_BUCKET && selection.test(e)) postponed.add(e);
     postponed.sort(Comparator.comparingLong(e -> e.file.creationTimeMillis == null ? Long.MIN_VALUE : e.file.creationTimeMillis));
     List<File> out = new ArrayList<>();
     for (ManifestEntry e : postponed) {
       out.add(new File(e, counts.getOrDefault(ByteBuffer.wrap(e.partition), defaultBuckets), out.size()));
     }
     return new PostponedBucketPlan(out);
+  }
+
+  /**
+   * Each partition's bucket count, from what its bucketed files record (postponed-bucket tables
+   * are Paimon 1.1+, whose entries all record it); partitions without bucketed files are absent.
+   *
+   * @throws IllegalStateException when a partition's files record two counts
+   */
+  public static Map<ByteBuffer, Integer> bucketCounts(String table, java.util.Collection<ManifestEntry> live) {
+    Map<ByteBuffer, Integer> counts = new HashMap<>();
+    for (ManifestEntry e : live) {
+      if (e.bucket < 0 || e.totalBuckets <= 0) continue;
+      Integer had = counts.putIfAbsent(ByteBuffer.wrap(e.partition), e.totalBuckets);
+      if (had != null && had != e.totalBuckets) {
+        throw new IllegalStateException("Partition of " + table + " holds files of " + had + " and of " + e.totalBuckets
+            + " buckets; Lagoon gives its rows no bucket until the partition has one bucket count");
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * How many groups a batch write into a postponed-bucket table clusters its rows by (per
+   * partition, by {@code abs(hash % groups)}): the greatest common divisor of every count a
+   * partition may have, so that each bucket of every partition falls in exactly one group.
+   */
+  public static int writeGroups(java.util.Collection<Integer> counts, int defaultCount) {
+    int g = defaultCount;
+    for (int n : counts) g = gcd(g, n);
+    return g;
+  }
+
+  private static int gcd(int a, int b) {
+    return b == 0 ? a : gcd(b, a % b);
   }
 
   /** The files in replay order. */

@@ -56,6 +56,20 @@ public final class BaseFiles {
   }
 
   /**
+   * The bucket count the partition's bucketed files record ({@code totalBuckets}), or -1 when it
+   * has none (a postponed-bucket table's partition whose rows all still wait in bucket -2).
+   */
+  public int bucketCount(byte[] partition) throws IOException {
+    if (snapshotId < 0) return -1;
+    of(partition, 0);
+    for (Map.Entry<Integer, List<ManifestEntry>> e : live.get(Arrays.toString(partition)).entrySet()) {
+      if (e.getKey() < 0) continue;
+      for (ManifestEntry f : e.getValue()) if (f.totalBuckets > 0) return f.totalBuckets;
+    }
+    return -1;
+  }
+
+  /**
    * The sequence number a writer of the bucket starts at: after the highest of its live files.
    * Their bucket count must be the table's: changing it needs an overwrite of the partition
    * (dynamic buckets, {@code totalBuckets < 0}, have none).

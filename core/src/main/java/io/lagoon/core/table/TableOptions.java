@@ -299,7 +299,8 @@ public final class TableOptions implements Serializable {
     int bucket = o.bucket();
     // -1: dynamic or unaware, -2: postponed (Paimon 1.1+), n > 0: fixed.
     if (bucket == 0 || bucket < -2) {
-      throw new IllegalArgumentException("Table option 'bucket' must be -1 or a positive number of buckets, got '"
+      throw new IllegalArgumentException("Table option 'bucket' must be a positive number of buckets, -1 (dynamic) or -2 "
+          + "(postponed), got '"
           + options.get(BUCKET) + "'");
     }
     o.postponeDefaultBucketNum();

@@ -100,13 +100,14 @@ class DdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
-  void primaryKeyTablesWithPostponedBucketsAreRefused() {
+  void primaryKeyTablesWithBadBucketModesAreRefused() {
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2')"),
-        "bad.pk", "postponed-bucket mode", "not supported", "'bucket'='N'");
+        () -> sql("CREATE TABLE lake.bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-3')"),
+        "bad.pk", "positive number of buckets", "-3");
     assertRefusedUnchanged(warehouse,
-        () -> sql("CREATE TABLE lake.bad.pk2 TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2') AS SELECT 1 AS id"),
-        "primary-key", "bucket");
+        () -> sql("CREATE TABLE lake.bad.pk2 TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2', "
+            + "'postpone.default-bucket-num' = 'x') AS SELECT 1 AS id"),
+        "postpone.default-bucket-num");
   }
 
   @Test

@@ -359,6 +359,33 @@ public final class PaimonOracle {
         });
     }
 
+    /**
+     * Where Paimon's splits place each live row: the key {@code keyOf} renders -> {bucket, bucket
+     * count}; fails if a key is live twice.
+     */
+    public static Map<String, int[]> bucketPlacement(java.nio.file.Path tableDir,
+                                                      java.util.function.Function<InternalRow, String> keyOf) {
+        FileStoreTable t = openTable(tableDir);
+        ReadBuilder rb = t.newReadBuilder();
+        Map<String, int[]> out = new HashMap<>();
+        try {
+            for (Split s : rb.newScan().plan().splits()) {
+                org.apache.paimon.table.source.DataSplit d = (org.apache.paimon.table.source.DataSplit) s;
+                try (org.apache.paimon.reader.RecordReader<InternalRow> r = rb.newRead().createReader(s)) {
+                    r.forEachRemaining(row -> {
+                        String key = keyOf.apply(row);
+                        if (out.put(key, new int[] {d.bucket(), d.totalBuckets()}) != null) {
+                            throw new IllegalStateException("key " + key + " is live in two places");
+                        }
+                    });
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out;
+    }
+
     /** Creates a tag on the given snapshot. */
     public static void createTag(java.nio.file.Path tableDir, String tag, long snapshotId) {
         openTable(tableDir).createTag(tag, snapshotId);

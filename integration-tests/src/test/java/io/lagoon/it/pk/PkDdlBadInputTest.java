@@ -34,8 +34,10 @@ class PkDdlBadInputTest extends LagoonSparkTest {
         "'dynamic-bucket.max-buckets'", "-1 or positive");
     refused("dynassign", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
         + "'dynamic-bucket.assigner-parallelism' = '-3')", "'dynamic-bucket.assigner-parallelism'", "positive");
-    refused("postponed", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2')",
-        "postponed-bucket mode", "'bucket'='N'");
+    refused("postponed", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2', "
+        + "'postpone.default-bucket-num' = '0')", "'postpone.default-bucket-num'", "at least 1");
+    refused("minus3", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-3')",
+        "positive number of buckets", "-3");
     refused("zero", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '0')", "bucket", "0");
     refused("words", "(id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = 'four')", "bucket", "four");
   }
@@ -89,7 +91,8 @@ class PkDdlBadInputTest extends LagoonSparkTest {
 
   @Test
   void ctasIntoABadLayoutCreatesNothing() {
-    refused("ctas", "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2') AS SELECT 1 AS id", "postponed-bucket mode");
+    refused("ctas", "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-3') AS SELECT 1 AS id",
+        "positive number of buckets", "-3");
   }
 
   @Test

@@ -94,11 +94,11 @@ class PkWritePlanTest extends LagoonSparkTest {
   @Test
   void tablesThisVersionCannotWriteAreRefusedUntouched() throws IOException {
     tableWithOptions("changelog", Map.of("bucket", "2", "changelog-producer", "input"));
-    tableWithOptions("postponed", Map.of("bucket", "-2"));
+    tableWithOptions("badbucket", Map.of("bucket", "-3"));
     assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.changelog VALUES (1, 'a')"),
         "primary-key table w.changelog", "changelog-producer", "changelog files");
-    assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.postponed VALUES (1, 'a')"),
-        "primary-key table w.postponed", "postponed-bucket mode");
+    assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.badbucket VALUES (1, 'a')"),
+        "primary-key table w.badbucket", "not a positive number of buckets");
     assertRefusedUnchanged(warehouse, () -> sql("TRUNCATE TABLE lake.w.changelog"), "primary-key table w.changelog");
   }
 

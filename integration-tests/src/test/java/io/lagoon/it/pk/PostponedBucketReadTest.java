@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Postponed-bucket tables ({@code 'bucket'='-2'}, Paimon 1.1+) written by Paimon 1.3.1: their rows
  * wait in {@code bucket-postpone} until a compaction gives them buckets, and Paimon's readers do
- * not see them until then; Lagoon reads what Paimon reads, and refuses to write, naming the mode.
+ * not see them until then; Lagoon reads what Paimon reads, and its own batch writes (into fixed
+ * buckets, see {@code PostponedBucketWriteTest}) are visible while the postponed rows still wait.
  */
 class PostponedBucketReadTest extends LagoonSparkTest {
   @Test
@@ -33,9 +34,9 @@ class PostponedBucketReadTest extends LagoonSparkTest {
     List<String> paimon = PaimonOracle.readRows(table);
     assertEquals(paimon, SparkRows.renderAll(sql("SELECT * FROM lake.pp.t")), "Lagoon reads what Paimon reads");
     assertEquals(paimon.size(), sql("SELECT count(*) FROM lake.pp.t").first().getLong(0));
-    Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
-        () -> sql("INSERT INTO lake.pp.t VALUES (1, 'x')"));
-    assertTrue(e.getMessage().contains("postponed-bucket mode") && e.getMessage().contains("'bucket'"), e.getMessage());
-    assertEquals(paimon, PaimonOracle.readRows(table), "the refused write changed nothing");
+    sql("INSERT INTO lake.pp.t VALUES (1, 'x'), (1000, 'y')");
+    assertEquals(List.of("id=1, v=x", "id=1000, v=y"), SparkRows.renderAll(sql("SELECT * FROM lake.pp.t ORDER BY id")));
+    assertEquals(SparkRows.renderAll(sql("SELECT * FROM lake.pp.t ORDER BY id")), PaimonOracle.readRows(table),
+        "Paimon reads Lagoon's rows and still not the postponed ones");
   }
 }

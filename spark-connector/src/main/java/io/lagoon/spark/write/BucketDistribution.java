@@ -1,7 +1,10 @@
 package io.lagoon.spark.write;
 
+import io.lagoon.core.compaction.PostponedBucketPlan;
 import io.lagoon.core.dynamicbucket.AssignerPlan;
+import io.lagoon.core.scan.LiveFiles;
 import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.DataFilePaths;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.PaimonType;
 import io.lagoon.spark.functions.BucketKeyTypes;
@@ -30,7 +33,24 @@ final class BucketDistribution {
   static int groups(FileStoreTable table) {
     int n = table.options().bucket();
     if (n > 0) return n;
+    if (n == DataFilePaths.POSTPONE_BUCKET) return postponedGroups(table);
     return AssignerPlan.numAssigners(table.options(), SparkSession.active().sparkContext().defaultParallelism());
+  }
+
+  /**
+   * A postponed-bucket table's batch write: each partition has its own bucket count, so rows are
+   * clustered by a common divisor of the counts ({@link PostponedBucketPlan#writeGroups}); every
+   * bucket then falls in one task (partitions with other counts get fewer tasks).
+   */
+  private static int postponedGroups(FileStoreTable table) {
+    try {
+      java.util.Optional<io.lagoon.core.snapshot.Snapshot> latest = table.snapshots().latest();
+      java.util.Collection<Integer> counts = latest.isEmpty() ? List.of()
+          : PostponedBucketPlan.bucketCounts(table.fullName(), LiveFiles.read(table.manifests(), latest.get())).values();
+      return PostponedBucketPlan.writeGroups(counts, table.options().postponeDefaultBucketNum());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read the bucket counts of " + table.fullName() + ": " + e.getMessage(), e);
+    }
   }
 
   static Distribution of(FileStoreTable table) {

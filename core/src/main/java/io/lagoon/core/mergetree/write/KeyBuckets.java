@@ -15,14 +15,18 @@ public interface KeyBuckets {
   /** The bucket of a key of {@code partition} whose bucket key hashes to {@code hash}. */
   int bucket(PartitionKey partition, int hash) throws IOException;
 
-  /** What the manifest entries of new files record as the bucket count ({@code -1}: dynamic). */
-  int totalBuckets();
+  /** What the manifest entries of a partition's new files record as the bucket count ({@code -1}: dynamic). */
+  int totalBuckets(PartitionKey partition) throws IOException;
 
-  /** Whether this task may compact {@code bucket} after writing it (no other task compacts it). */
-  boolean compacts(PartitionKey partition, int bucket);
+  /** Whether this task may compact {@code bucket} after writing it (no other task compacts it); true for fixed buckets. */
+  default boolean compacts(PartitionKey partition, int bucket) {
+    return true;
+  }
 
   /** New key hashes to record in the HASH index, by bucket (empty for fixed buckets). */
-  Map<BucketId, int[]> freshHashes();
+  default Map<BucketId, int[]> freshHashes() {
+    return Map.of();
+  }
 
   /** A task's dynamic buckets as {@code plan} says ({@code source} reads keys of cross-partition tables). */
   static KeyBuckets of(AssignerPlan plan, KeyValueSource source) {
@@ -47,7 +51,7 @@ public interface KeyBuckets {
       }
 
       @Override
-      public int totalBuckets() {
+      public int totalBuckets(PartitionKey partition) {
         return -1;
       }
 
@@ -77,18 +81,8 @@ public interface KeyBuckets {
       }
 
       @Override
-      public int totalBuckets() {
+      public int totalBuckets(PartitionKey partition) {
         return n;
-      }
-
-      @Override
-      public boolean compacts(PartitionKey partition, int bucket) {
-        return true;
-      }
-
-      @Override
-      public Map<BucketId, int[]> freshHashes() {
-        return Map.of();
       }
     };
   }
@@ -102,7 +96,7 @@ public interface KeyBuckets {
       }
 
       @Override
-      public int totalBuckets() {
+      public int totalBuckets(PartitionKey partition) {
         return -1;
       }
 
@@ -114,6 +108,33 @@ public interface KeyBuckets {
       @Override
       public Map<BucketId, int[]> freshHashes() {
         return assigner.freshHashes();
+      }
+    };
+  }
+
+  /**
+   * {@code 'bucket'='-2'} written by a batch job, as Paimon 1.2+ batch writes do: into fixed
+   * buckets, {@code abs(hash % N)} with the partition's own count N (what its bucketed files in the
+   * base snapshot record, else {@code postpone.default-bucket-num}); rows are visible at once.
+   */
+  static KeyBuckets postponed(io.lagoon.core.scan.BaseFiles base, int defaultCount) {
+    return new KeyBuckets() {
+      private final Map<PartitionKey, Integer> counts = new java.util.HashMap<>();
+
+      @Override
+      public int bucket(PartitionKey partition, int hash) throws IOException {
+        return BucketFunction.bucket(hash, totalBuckets(partition));
+      }
+
+      @Override
+      public int totalBuckets(PartitionKey partition) throws IOException {
+        Integer n = counts.get(partition);
+        if (n == null) {
+          int known = base.bucketCount(partition.bytes);
+          n = known > 0 ? known : defaultCount;
+          counts.put(partition, n);
+        }
+        return n;
       }
     };
   }

@@ -62,7 +62,6 @@ public final class KeyValueTableWriter {
   private final PartitionExtractor partitions;
   private final DataFilePaths paths;
   private final KeyBuckets keyBuckets;
-  private final int totalBuckets;
   private final int[] primaryKeyIndexes;
   private final int[] keyIndexes;
   private final DataType[] keyTypes;
@@ -102,13 +101,16 @@ public final class KeyValueTableWriter {
   private static final class BucketState {
     final PartitionKey partition;
     final int bucket;
+    /** The bucket count its files record. */
+    final int totalBuckets;
     final BucketWriter writer;
     /** Whether it sits in {@code open}. */
     boolean hasOpenFile;
 
-    BucketState(PartitionKey partition, int bucket, BucketWriter writer) {
+    BucketState(PartitionKey partition, int bucket, int totalBuckets, BucketWriter writer) {
       this.partition = partition;
       this.bucket = bucket;
+      this.totalBuckets = totalBuckets;
       this.writer = writer;
     }
   }
@@ -143,13 +145,14 @@ public final class KeyValueTableWriter {
       throw new IllegalArgumentException("Table " + table.fullName() + " has no primary key");
     }
     int numBuckets = table.options().bucket();
-    if (keyBuckets == null && numBuckets <= 0) {
+    if (keyBuckets == null && numBuckets <= 0 && numBuckets != DataFilePaths.POSTPONE_BUCKET) {
       throw new UnsupportedOperationException("Table " + table.fullName() + " has 'bucket'='" + numBuckets
           + "': its buckets are dynamic, and the write must say how it assigns them");
     }
-    this.keyBuckets = keyBuckets != null ? keyBuckets : KeyBuckets.fixed(numBuckets);
-    this.totalBuckets = this.keyBuckets.totalBuckets();
     this.base = new BaseFiles(table, baseSnapshotId);
+    this.keyBuckets = keyBuckets != null ? keyBuckets
+        : numBuckets == DataFilePaths.POSTPONE_BUCKET ? KeyBuckets.postponed(base, table.options().postponeDefaultBucketNum())
+        : KeyBuckets.fixed(numBuckets);
     this.baseSnapshotId = baseSnapshotId;
     this.source = source;
     this.partitions = new PartitionExtractor(schema, table.options().partitionDefaultName());
@@ -250,7 +253,7 @@ public final class KeyValueTableWriter {
       }
       open.clear();
       currentPartition = partition;
-      currentBuckets = byPartition.computeIfAbsent(partition, p -> new BucketState[Math.max(totalBuckets, 16)]);
+      currentBuckets = byPartition.computeIfAbsent(partition, p -> new BucketState[16]);
     }
     int bucket = givenBucket >= 0 ? givenBucket : keyBuckets.bucket(currentPartition, bucketKeys.hash(value));
     if (bucket >= currentBuckets.length) {
@@ -281,11 +284,12 @@ public final class KeyValueTableWriter {
   }
 
   private BucketState bucketState(PartitionKey partition, int bucket) throws IOException {
+    int totalBuckets = keyBuckets.totalBuckets(partition);
     BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket),
         base.nextSequence(partition.bytes, bucket, totalBuckets),
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()),
         retractionsFirst, uniqueKeysOf);
-    BucketState s = new BucketState(partition, bucket, w);
+    BucketState s = new BucketState(partition, bucket, totalBuckets, w);
     buckets.add(s);
     return s;
   }
@@ -306,7 +310,7 @@ public final class KeyValueTableWriter {
     for (BucketState s : buckets) {
       List<ManifestEntry> fresh = new ArrayList<>();
       for (DataFileMeta f : s.writer.finish()) {
-        fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, totalBuckets, f));
+        fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, s.totalBuckets, f));
       }
       added.addAll(fresh);
       if (compact && !fresh.isEmpty() && keyBuckets.compacts(s.partition, s.bucket)) {
@@ -333,7 +337,7 @@ public final class KeyValueTableWriter {
     if (vectors != null) vectorChanges.add(vectors.change(table, baseFiles));
     for (DataFileMeta f : result.get().before()) before.add(byName.get(f.fileName));
     for (DataFileMeta f : result.get().after()) {
-      after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, totalBuckets, f));
+      after.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, s.totalBuckets, f));
     }
   }
 

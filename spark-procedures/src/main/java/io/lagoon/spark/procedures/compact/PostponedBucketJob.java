@@ -9,7 +9,6 @@ import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.ProjectedRow;
 import io.lagoon.core.mergetree.engine.KeyValue;
-import io.lagoon.core.mergetree.write.KeyBuckets;
 import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueTableWriter;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
@@ -52,15 +51,14 @@ import org.apache.spark.sql.types.StructType;
  * format), each record gets Paimon's bucket of its bucket key over its partition's bucket count
  * ({@link PostponedBucketPlan}), Spark clusters the records by partition and bucket and sorts them
  * by key and then replay order (file creation order, then position in the file), and each task
- * writes its buckets as an INSERT would: new sequence numbers after the bucket's highest, level-0
- * files, equal keys merged by the table's merge engine in replay order, then write-triggered
- * compaction unless {@code write-only}. One APPEND snapshot adds the files and removes the
+ * writes its buckets as a batch INSERT into the table would ({@code KeyBuckets.postponed}): new
+ * sequence numbers after the bucket's highest, level-0 files, equal keys merged by the table's
+ * merge engine in replay order, then write-triggered compaction unless {@code write-only}. One APPEND snapshot adds the files and removes the
  * postponed ones; the compaction follows in a COMPACT snapshot.
  */
 final class PostponedBucketJob {
   private static final String PARTITION = "__lagoon_partition";
   private static final String BUCKET = "__lagoon_bucket";
-  private static final String BUCKETS = "__lagoon_buckets";
   private static final String ORDER = "__lagoon_order";
   private static final String POSITION = "__lagoon_position";
   private static final String KIND = "__lagoon_kind";
@@ -79,7 +77,7 @@ final class PostponedBucketJob {
     KeyValueSource compaction = table.options().writeOnly() ? null : KeyValueFileReader.buildForCompaction(session, table);
     StructType columns = SparkTypes.toSpark(table.schema().fields());
     StructType replayed = columns.add(PARTITION, DataTypes.BinaryType, false).add(BUCKET, DataTypes.IntegerType, false)
-        .add(BUCKETS, DataTypes.IntegerType, false).add(ORDER, DataTypes.IntegerType, false)
+        .add(ORDER, DataTypes.IntegerType, false)
         .add(POSITION, DataTypes.LongType, false).add(KIND, DataTypes.ByteType, false);
     Set<String> partitionBuckets = new HashSet<>();
     for (PostponedBucketPlan.File f : plan.files()) {
@@ -122,8 +120,9 @@ final class PostponedBucketJob {
   }
 
   /**
-   * One task's buckets, written by one {@link KeyValueTableWriter} per partition (each partition
-   * has its own bucket count); a failure deletes everything the task wrote.
+   * One task's buckets, written by one {@link KeyValueTableWriter} whose buckets are the postponed
+   * table's own ({@code KeyBuckets.postponed}: each partition's count in the base snapshot, as the
+   * plan counted them); a failure deletes everything the task wrote.
    */
   private static Iterator<KeyValueWriteResult> write(FileStoreTable table, long baseId, KeyValueSource compaction,
                                                      int arity, StructType columns, Iterator<InternalRow> rows)
@@ -135,40 +134,29 @@ final class PostponedBucketJob {
       types[i] = columns.fields()[i].dataType();
     }
     ProjectedRow value = new ProjectedRow(positions, types);
-    List<KeyValueTableWriter> writers = new ArrayList<>();
-    List<KeyValueWriteResult> out = new ArrayList<>();
-    KeyValueTableWriter writer = null;
-    byte[] partition = null;
+    KeyValueTableWriter writer = new KeyValueTableWriter(table, baseId, compaction);
     try {
       while (rows.hasNext()) {
         InternalRow row = rows.next();
-        byte[] p = row.getBinary(arity);
-        if (writer == null || !Arrays.equals(p, partition)) {
-          if (writer != null) out.add(writer.finish());
-          writer = new KeyValueTableWriter(table, baseId, compaction, false, KeyBuckets.fixed(row.getInt(arity + 2)));
-          writers.add(writer);
-          partition = p;
-        }
-        writer.write(value.replace(row).copy(), row.getByte(arity + 5));
+        writer.write(value.replace(row).copy(), row.getByte(arity + 4));
       }
-      if (writer != null) out.add(writer.finish());
-      return out.iterator();
+      return List.of(writer.finish()).iterator();
     } catch (IOException | RuntimeException e) {
-      for (KeyValueTableWriter w : writers) w.abort();
+      writer.abort();
       throw e;
     }
   }
 
   /**
    * The records of a task's postponed files, in replay order, each as its table row followed by
-   * partition, bucket, bucket count, replay position of its file, position in the file, and kind.
+   * partition, bucket, replay position of its file, position in the file, and kind.
    */
   private static final class Replayed implements Iterator<InternalRow> {
     private final FileStoreTable table;
     private final KeyValueSource reader;
     private final Iterator<PostponedBucketPlan.File> files;
     private final BinaryRowEncoder bucketKeys;
-    private final GenericInternalRow extra = new GenericInternalRow(6);
+    private final GenericInternalRow extra = new GenericInternalRow(5);
     private final JoinedRow joined = new JoinedRow();
     private PostponedBucketPlan.File file;
     private CloseableIterator<KeyValue> current;
@@ -210,10 +198,9 @@ final class PostponedBucketJob {
       InternalRow value = kv.value();
       extra.update(0, file.entry().partition);
       extra.update(1, BucketFunction.bucket(bucketKeys.hash(value), file.buckets()));
-      extra.update(2, file.buckets());
-      extra.update(3, file.order());
-      extra.update(4, position++);
-      extra.update(5, kv.rowKind());
+      extra.update(2, file.order());
+      extra.update(3, position++);
+      extra.update(4, kv.rowKind());
       return joined.apply(value, extra);
     }
   }
