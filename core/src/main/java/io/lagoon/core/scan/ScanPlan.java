@@ -10,13 +10,21 @@ public final class ScanPlan {
   public final long filesScanned;
   public final long filesSkipped;
   public final long manifestsSkipped;
+  /** Of {@link #filesSkipped}, those only their file indexes ruled out (their stats could not). */
+  public final long filesSkippedByIndex;
 
   public ScanPlan(Snapshot snapshot, List<DataSplit> splits, long filesScanned, long filesSkipped, long manifestsSkipped) {
+    this(snapshot, splits, filesScanned, filesSkipped, manifestsSkipped, 0);
+  }
+
+  public ScanPlan(Snapshot snapshot, List<DataSplit> splits, long filesScanned, long filesSkipped, long manifestsSkipped,
+                  long filesSkippedByIndex) {
     this.snapshot = snapshot;
     this.splits = splits;
     this.filesScanned = filesScanned;
     this.filesSkipped = filesSkipped;
     this.manifestsSkipped = manifestsSkipped;
+    this.filesSkippedByIndex = filesSkippedByIndex;
   }
 
   public long rowCount() {

@@ -1,6 +1,8 @@
 package io.lagoon.core.scan;
 
 import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.fileindex.FileIndexPredicate;
+import io.lagoon.core.fileindex.FileIndexes;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.manifest.ManifestFileMeta;
@@ -57,6 +59,7 @@ public final class ScanPlanner {
     Map<String, Boolean> partitionMatch = new LinkedHashMap<>();
     long scanned = 0;
     long skipped = 0;
+    long skippedByIndex = 0;
     for (ManifestEntry e : live) {
       // Rows of a postponed-bucket table wait in bucket-postpone until a compaction gives them a
       // bucket; Paimon's readers do not see them before that, so neither does a scan.
@@ -71,6 +74,11 @@ public final class ScanPlanner {
         skipped++;
         continue;
       }
+      if (!indexesMayMatch(e, valueFilters)) {
+        skipped++;
+        skippedByIndex++;
+        continue;
+      }
       scanned++;
       String key = partKey + "/" + e.bucket;
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e.file);
@@ -81,7 +89,7 @@ public final class ScanPlanner {
       ManifestEntry e = firstOfGroup.get(g.getKey());
       splits.add(new DataSplit(e.partition, e.bucket, paths.bucketPath(e.partition, e.bucket), g.getValue()));
     }
-    return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0]);
+    return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0], skippedByIndex);
   }
 
   private static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {
@@ -119,6 +127,31 @@ public final class ScanPlanner {
       }, fields);
       if (!may) return false;
     }
+    return true;
+  }
+
+  /**
+   * Whether the file's indexes (Bloom filters, {@link FileIndexPredicate}) admit every filter. Append
+   * tables only: a primary-key file's values may be shadowed by newer records, and its keys prune
+   * by key stats already. Columns map to the file's by field id (an index names the column as the
+   * file's schema did).
+   */
+  private boolean indexesMayMatch(ManifestEntry e, List<Filter> valueFilters) throws IOException {
+    if (valueFilters.isEmpty() || table.hasPrimaryKey() || !FileIndexes.present(e.file)) return true;
+    Map<String, Map<String, io.lagoon.index.FileIndexFile.Body>> indexes =
+        FileIndexes.read(table, table.paths().dataFile(e).getParent(), e.file);
+    if (indexes == null) return true;
+    List<DataField> current = table.schema().fields();
+    TableSchema fileSchema = table.schema(e.file.schemaId);
+    FileIndexPredicate predicate = new FileIndexPredicate(indexes, name -> {
+      int ci = indexOf(current, name);
+      if (ci < 0) return null;
+      for (DataField f : fileSchema.fields()) {
+        if (f.id() == current.get(ci).id() && f.type().root() == current.get(ci).type().root()) return f;
+      }
+      return null;
+    });
+    for (Filter f : valueFilters) if (!predicate.mayMatch(f)) return false;
     return true;
   }
 

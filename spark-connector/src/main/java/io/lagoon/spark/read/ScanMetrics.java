@@ -9,6 +9,7 @@ public final class ScanMetrics {
   public static final String FILES_SCANNED = "lagoonFilesScanned";
   public static final String FILES_SKIPPED = "lagoonFilesSkipped";
   public static final String MANIFESTS_SKIPPED = "lagoonManifestsSkipped";
+  public static final String FILES_SKIPPED_BY_INDEX = "lagoonFilesSkippedByIndex";
   public static final String SECTIONS_MERGED = "lagoonSectionsMerged";
   public static final String MERGED_ROWS = "lagoonMergedRows";
   public static final String COLUMNAR_MERGED_ROWS = "lagoonColumnarMergedRows";
@@ -32,6 +33,12 @@ public final class ScanMetrics {
   public static final class ManifestsSkipped extends CustomSumMetric {
     @Override public String name() { return MANIFESTS_SKIPPED; }
     @Override public String description() { return "manifests skipped"; }
+  }
+
+  /** Of the data files skipped, those only their file indexes (Bloom filters) ruled out. */
+  public static final class FilesSkippedByIndex extends CustomSumMetric {
+    @Override public String name() { return FILES_SKIPPED_BY_INDEX; }
+    @Override public String description() { return "data files skipped by file index"; }
   }
 
   /** Primary-key sections (overlapping files of a bucket) that needed a merge. */
@@ -59,7 +66,8 @@ public final class ScanMetrics {
   }
 
   public static CustomMetric[] supported() {
-    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new SectionsMerged(),
+    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new FilesSkippedByIndex(),
+        new SectionsMerged(),
         new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors()};
   }
 
