@@ -1,6 +1,7 @@
 package io.lagoon.core.catalog;
 
 import io.lagoon.core.catalog.CatalogException.Kind;
+import io.lagoon.core.fileindex.FileIndexOptions;
 import io.lagoon.core.fs.FileIO;
 import io.lagoon.core.schema.SchemaManager;
 import io.lagoon.core.schema.TableSchema;
@@ -257,6 +258,7 @@ public final class FileSystemCatalog {
     }
     try {
       TableOptions.validate(options);
+      FileIndexOptions.validate(fields, options);
     } catch (IllegalArgumentException e) {
       throw new CatalogException(Kind.INVALID, "Table " + id + ": " + e.getMessage());
     }

@@ -62,9 +62,16 @@ public final class DataFileMeta implements Serializable {
   /** A new append-table file: empty keys, level 0, appended. */
   public static DataFileMeta forAppend(String fileName, long fileSize, long rowCount, SimpleStats valueStats,
                                        long minSeq, long maxSeq, long schemaId) {
+    return forAppend(fileName, fileSize, rowCount, valueStats, minSeq, maxSeq, schemaId, null, List.of());
+  }
+
+  /** @param embeddedIndex its file indexes when embedded; @param extraFiles files beside it (its index file) */
+  public static DataFileMeta forAppend(String fileName, long fileSize, long rowCount, SimpleStats valueStats,
+                                       long minSeq, long maxSeq, long schemaId, byte[] embeddedIndex,
+                                       List<String> extraFiles) {
     return new DataFileMeta(fileName, fileSize, rowCount, SimpleStats.EMPTY_ROW, SimpleStats.EMPTY_ROW,
-        SimpleStats.EMPTY, valueStats, minSeq, maxSeq, schemaId, 0, List.of(),
-        localNowMillis(), 0L, null, 0, null, null);
+        SimpleStats.EMPTY, valueStats, minSeq, maxSeq, schemaId, 0, extraFiles,
+        localNowMillis(), 0L, embeddedIndex, 0, null, null);
   }
 
   public static long localNowMillis() {

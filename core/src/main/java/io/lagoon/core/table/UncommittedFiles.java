@@ -32,10 +32,14 @@ public final class UncommittedFiles {
     }
   }
 
-  /** Deletes the data files of entries that were certainly never committed. */
+  /** Deletes the data files of entries that were certainly never committed, and the files beside them (indexes). */
   public static void deleteData(FileStoreTable table, Collection<ManifestEntry> entries) {
     DataFilePaths paths = table.paths();
-    for (ManifestEntry e : entries) delete(table, paths.dataFile(e));
+    for (ManifestEntry e : entries) {
+      Path data = paths.dataFile(e);
+      delete(table, data);
+      for (String extra : e.file.extraFiles) delete(table, new Path(data.getParent(), extra));
+    }
   }
 
   /** Deletes index files (by name, under {@code index/}) that were certainly never committed. */

@@ -1,5 +1,8 @@
 package io.lagoon.core.write;
 
+import io.lagoon.core.fileindex.FileIndexBuilder;
+import io.lagoon.core.fileindex.FileIndexOptions;
+import io.lagoon.core.fileindex.FileIndexes;
 import io.lagoon.core.io.FormatWriter;
 import io.lagoon.core.io.FormatWriters;
 import io.lagoon.core.io.StatsCollector;
@@ -42,6 +45,9 @@ public final class RollingFileWriter {
   private StatsCollector stats;
   private long rows;
   private long firstSequence;
+  /** The open file's indexes ({@code file-index.*} options), or null when the table has none. */
+  private final FileIndexBuilder index;
+  private final long indexInManifest;
 
   public RollingFileWriter(FileStoreTable table, Path bucketDir) {
     this(table, bucketDir, 0);
@@ -56,6 +62,8 @@ public final class RollingFileWriter {
     this.types = new ArrayList<>();
     for (DataField f : table.schema().fields()) types.add(f.type());
     this.targetSize = table.options().targetFileSize();
+    this.index = FileIndexBuilder.of(table.schema());
+    this.indexInManifest = index == null ? 0 : FileIndexOptions.inManifestThreshold(table.schema());
   }
 
   /** The Spark schema of a data file, carrying Paimon field ids as Parquet field ids. */
@@ -75,6 +83,7 @@ public final class RollingFileWriter {
     if (current == null) open();
     current.write(row);
     stats.update(row);
+    if (index != null) index.add(row);
     rows++;
     sequence++;
     if (rows % SIZE_CHECK_INTERVAL == 0 && current.estimatedSize() >= targetSize) closeCurrent();
@@ -94,8 +103,21 @@ public final class RollingFileWriter {
     current.close();
     long size = table.io().status(currentPath).getLen();
     SimpleStats valueStats = stats.toSimpleStats();
+    byte[] embedded = null;
+    List<String> extra = List.of();
+    if (index != null) {
+      // Small indexes travel in the manifest entry; larger ones are a file beside the data file.
+      byte[] container = index.finish();
+      if (container.length <= indexInManifest) {
+        embedded = container;
+      } else {
+        String name = currentPath.getName() + FileIndexes.SUFFIX;
+        table.io().writeBytes(new Path(bucketDir, name), container, true);
+        extra = List.of(name);
+      }
+    }
     done.add(DataFileMeta.forAppend(currentPath.getName(), size, rows, valueStats, firstSequence, sequence - 1,
-        table.schema().id()));
+        table.schema().id(), embedded, extra));
     current = null;
   }
 
@@ -109,7 +131,10 @@ public final class RollingFileWriter {
   public void abort() {
     if (current != null) current.abort();
     current = null;
-    for (DataFileMeta f : done) UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
+    for (DataFileMeta f : done) {
+      UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
+      for (String extra : f.extraFiles) UncommittedFiles.delete(table, new Path(bucketDir, extra));
+    }
     done.clear();
   }
 }

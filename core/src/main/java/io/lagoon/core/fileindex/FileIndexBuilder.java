@@ -1,0 +1,94 @@
+package io.lagoon.core.fileindex;
+
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.types.TypeRoot;
+import io.lagoon.index.BloomFilterIndex;
+import io.lagoon.index.FileIndexFile;
+import io.lagoon.index.ValueHashes;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Builds one data file's indexes while its rows are written: the hash of every non-null value of
+ * each Bloom-indexed column is kept (8 bytes a row), and when the file closes each filter is sized
+ * for the file's distinct hashes (or the column's {@code items}) and filled, so a small file gets
+ * a small filter that Paimon's readers read all the same. Hashes are Paimon's
+ * ({@link ValueHashes}): timestamps by epoch millis up to precision 3, micros above.
+ */
+public final class FileIndexBuilder {
+  private final List<FileIndexOptions.BloomColumn> columns;
+  private final long[][] hashes;
+  private int rows;
+
+  private FileIndexBuilder(List<FileIndexOptions.BloomColumn> columns) {
+    this.columns = columns;
+    this.hashes = new long[columns.size()][];
+    for (int i = 0; i < hashes.length; i++) hashes[i] = new long[256];
+  }
+
+  /** A builder for the table's indexes, or null when it has none. */
+  public static FileIndexBuilder of(TableSchema schema) {
+    List<FileIndexOptions.BloomColumn> columns = FileIndexOptions.bloomColumns(schema);
+    return columns.isEmpty() ? null : new FileIndexBuilder(columns);
+  }
+
+  public void add(InternalRow row) {
+    if (rows == hashes[0].length) {
+      for (int c = 0; c < hashes.length; c++) hashes[c] = Arrays.copyOf(hashes[c], rows * 2);
+    }
+    for (int c = 0; c < columns.size(); c++) {
+      FileIndexOptions.BloomColumn col = columns.get(c);
+      int p = col.position();
+      // A null gets hash 0: equality never looks for null, so it only costs one false positive.
+      hashes[c][rows] = row.isNullAt(p) ? 0 : hash(col, row, p);
+    }
+    rows++;
+  }
+
+  private static long hash(FileIndexOptions.BloomColumn col, InternalRow row, int p) {
+    TypeRoot root = col.field().type().root();
+    switch (root) {
+      case TINYINT: return ValueHashes.ofLong(row.getByte(p));
+      case SMALLINT: return ValueHashes.ofLong(row.getShort(p));
+      case INT:
+      case DATE: return ValueHashes.ofLong(row.getInt(p));
+      case BIGINT: return ValueHashes.ofLong(row.getLong(p));
+      case FLOAT: return ValueHashes.ofFloat(row.getFloat(p));
+      case DOUBLE: return ValueHashes.ofDouble(row.getDouble(p));
+      case CHAR:
+      case VARCHAR: {
+        UTF8String s = row.getUTF8String(p);
+        return ValueHashes.ofBytes(s.getBytes());
+      }
+      case BINARY:
+      case VARBINARY: return ValueHashes.ofBytes(row.getBinary(p));
+      case TIMESTAMP:
+      case TIMESTAMP_LTZ: {
+        long micros = row.getLong(p);
+        return ValueHashes.ofLong(col.field().type().precision() <= 3 ? Math.floorDiv(micros, 1000L) : micros);
+      }
+      default: throw new IllegalStateException("No Bloom filter for " + root);
+    }
+  }
+
+  /** The file's index container, and forgets the rows for the next file. */
+  public byte[] finish() {
+    Map<String, Map<String, byte[]>> out = new LinkedHashMap<>();
+    for (int c = 0; c < columns.size(); c++) {
+      FileIndexOptions.BloomColumn col = columns.get(c);
+      long[] h = Arrays.copyOf(hashes[c], rows);
+      Arrays.sort(h);
+      long distinct = 0;
+      for (int i = 0; i < h.length; i++) if (i == 0 || h[i] != h[i - 1]) distinct++;
+      BloomFilterIndex bloom = BloomFilterIndex.sized(col.items() > 0 ? col.items() : Math.max(1, distinct), col.fpp());
+      for (int i = 0; i < h.length; i++) if (i == 0 || h[i] != h[i - 1]) bloom.add(h[i]);
+      out.put(col.field().name(), Map.of(BloomFilterIndex.TYPE, bloom.serialize()));
+    }
+    rows = 0;
+    return FileIndexFile.write(out);
+  }
+}

@@ -1,0 +1,103 @@
+package io.lagoon.core.fileindex;
+
+import io.lagoon.core.schema.TableSchema;
+import io.lagoon.core.table.MemorySize;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.TypeRoot;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The file-index options of a table, as Paimon names them: {@code file-index.bloom-filter.columns}
+ * with per-column {@code file-index.bloom-filter.<col>.fpp} (default 0.1) and
+ * {@code .items}, and {@code file-index.in-manifest-threshold} (indexes up to this size are
+ * embedded in the manifest entry, larger ones written beside the data file; default 500 bytes).
+ * Without {@code items}, a file's filter is sized for the distinct values the file holds, so it
+ * stays small where Paimon's default (one million items) would make it as large as the data.
+ */
+public final class FileIndexOptions {
+  public static final String BLOOM_COLUMNS = "file-index.bloom-filter.columns";
+  public static final String IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold";
+  /** Types Paimon builds Bloom filters for. */
+  static final Set<TypeRoot> BLOOM_TYPES = EnumSet.of(TypeRoot.TINYINT, TypeRoot.SMALLINT, TypeRoot.INT, TypeRoot.BIGINT,
+      TypeRoot.FLOAT, TypeRoot.DOUBLE, TypeRoot.DATE, TypeRoot.CHAR, TypeRoot.VARCHAR, TypeRoot.BINARY, TypeRoot.VARBINARY,
+      TypeRoot.TIMESTAMP, TypeRoot.TIMESTAMP_LTZ);
+
+  /** One Bloom-indexed column: its position in the row, field, fpp, and fixed items (0: from the file). */
+  record BloomColumn(int position, DataField field, double fpp, long items) {
+  }
+
+  private FileIndexOptions() {}
+
+  /**
+   * The Bloom-indexed columns of the schema (empty without the option).
+   *
+   * @throws IllegalArgumentException naming the option when a column is unknown or of a type
+   *     without Bloom filters, or an fpp or items value is out of range
+   */
+  static List<BloomColumn> bloomColumns(TableSchema schema) {
+    return bloomColumns(schema.fields(), schema.options());
+  }
+
+  private static List<BloomColumn> bloomColumns(List<DataField> fields, Map<String, String> o) {
+    String columns = o.get(BLOOM_COLUMNS);
+    List<BloomColumn> out = new ArrayList<>();
+    if (columns == null || columns.isBlank()) return out;
+    for (String raw : columns.split(",")) {
+      String name = raw.strip();
+      int i = -1;
+      for (int j = 0; j < fields.size(); j++) if (fields.get(j).name().equals(name)) i = j;
+      if (i < 0) {
+        throw new IllegalArgumentException("Table option '" + BLOOM_COLUMNS + "' names column '" + name
+            + "', which the table does not have");
+      }
+      DataField f = fields.get(i);
+      if (!BLOOM_TYPES.contains(f.type().root())) {
+        throw new IllegalArgumentException("Table option '" + BLOOM_COLUMNS + "': column '" + name + "' is "
+            + f.type().root() + ", which has no Bloom filter index (integers, floating point, dates, timestamps, "
+            + "strings and binary have)");
+      }
+      String prefix = "file-index.bloom-filter." + name + ".";
+      double fpp = parseDouble(o, prefix + "fpp", io.lagoon.index.BloomFilterIndex.DEFAULT_FPP);
+      if (!(fpp > 0 && fpp < 1)) {
+        throw new IllegalArgumentException("Table option '" + prefix + "fpp' must be between 0 and 1 (exclusive), got "
+            + o.get(prefix + "fpp"));
+      }
+      long items = (long) parseDouble(o, prefix + "items", 0);
+      if (o.containsKey(prefix + "items") && items <= 0) {
+        throw new IllegalArgumentException("Table option '" + prefix + "items' must be positive, got "
+            + o.get(prefix + "items"));
+      }
+      out.add(new BloomColumn(i, f, fpp, items));
+    }
+    return out;
+  }
+
+  /** Index bytes up to which the index is embedded in the manifest entry. */
+  public static long inManifestThreshold(TableSchema schema) {
+    return inManifestThreshold(schema.options());
+  }
+
+  private static long inManifestThreshold(Map<String, String> options) {
+    return MemorySize.parse(options.getOrDefault(IN_MANIFEST_THRESHOLD, "500 b"), IN_MANIFEST_THRESHOLD);
+  }
+
+  /** Checks the options at CREATE / ALTER, before anything is written. */
+  public static void validate(List<DataField> fields, Map<String, String> options) {
+    bloomColumns(fields, options);
+    inManifestThreshold(options);
+  }
+
+  private static double parseDouble(Map<String, String> o, String key, double dflt) {
+    String v = o.get(key);
+    if (v == null) return dflt;
+    try {
+      return Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Table option '" + key + "' must be a number, got '" + v + "'");
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package io.lagoon.it.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lagoon.core.fs.FileIO;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.scan.LiveFiles;
+import io.lagoon.core.scan.ScanPlanner;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.it.LagoonSparkTest;
+import io.lagoon.it.oracle.PaimonOracle;
+import io.lagoon.it.oracle.RequiresPaimon131;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.spark.sql.sources.EqualTo;
+import org.apache.spark.sql.sources.Filter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lagoon writes Bloom filter indexes with every append file, as Paimon does: embedded in the
+ * manifest when small, a file beside the data otherwise; sized for the file's distinct values
+ * unless {@code items} is set. Lagoon skips by them, and so does Paimon 1.3.1: files the index
+ * rules out are never opened even when their bytes are garbage. Bad index options are refused at
+ * CREATE naming the option.
+ */
+@RequiresPaimon131
+class BloomIndexWriteTest extends LagoonSparkTest {
+  private static Path dir(String t) {
+    return warehouse.resolve("bw.db").resolve(t);
+  }
+
+  private static FileStoreTable core(String t) throws Exception {
+    return FileStoreTable.load(new FileIO(new Configuration()), new org.apache.hadoop.fs.Path(dir(t).toUri()), "bw." + t);
+  }
+
+  private static List<ManifestEntry> live(String t) throws Exception {
+    FileStoreTable table = core(t);
+    return new ArrayList<>(LiveFiles.read(table.manifests(), table.snapshots().latest().orElseThrow()));
+  }
+
+  private static int planned(String t, Filter f) throws Exception {
+    FileStoreTable table = core(t);
+    return new ScanPlanner(table).plan(table.snapshots().latest().orElseThrow(), List.of(f)).splits.stream()
+        .mapToInt(s -> s.files.size()).sum();
+  }
+
+  /** Five inserts: file k holds ids k*1000+i with v = 'v-<id>', even ids only (odd ones are in range but absent). */
+  private static void load(String t, String props) {
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.bw");
+    sql("CREATE TABLE lake.bw." + t + " (id BIGINT, v STRING, n INT) TBLPROPERTIES ('write-only' = 'true', " + props + ")");
+    for (int k = 0; k < 5; k++) {
+      sql("INSERT INTO lake.bw." + t + " SELECT id, concat('v-', id), CAST(id % 7 AS INT) FROM "
+          + "(SELECT " + k + " * 1000 + id * 2 AS id FROM range(0, 400, 1, 1))");
+    }
+  }
+
+  /** Paimon's own read with {@code v = value}: its rows' ids. */
+  private static List<Long> paimonIdsWhereV(String t, String value) throws Exception {
+    org.apache.paimon.table.FileStoreTable table = PaimonOracle.openTable(dir(t));
+    ReadBuilder rb = table.newReadBuilder().withFilter(new PredicateBuilder(table.rowType())
+        .equal(1, BinaryString.fromString(value)));
+    List<Long> ids = new ArrayList<>();
+    for (Split s : rb.newScan().plan().splits()) {
+      try (RecordReader<InternalRow> r = rb.newRead().executeFilter().createReader(s)) {
+        r.forEachRemaining(row -> ids.add(row.getLong(0)));
+      }
+    }
+    return ids;
+  }
+
+  @Test
+  void smallIndexesAreEmbeddedLargeOnesAreFilesAndBothEnginesSkipByThem() throws Exception {
+    load("emb", "'file-index.bloom-filter.columns' = 'v,n', 'file-index.in-manifest-threshold' = '2 kb'");
+    load("sep", "'file-index.bloom-filter.columns' = 'v', 'file-index.in-manifest-threshold' = '1 b'");
+    for (String t : new String[] {"emb", "sep"}) {
+      List<ManifestEntry> files = live(t);
+      assertEquals(5, files.size());
+      for (ManifestEntry e : files) {
+        byte[] container;
+        if (t.equals("emb")) {
+          assertNotNull(e.file.embeddedIndex, "embedded under the threshold");
+          container = e.file.embeddedIndex;
+        } else {
+          assertEquals(List.of(e.file.fileName + ".index"), e.file.extraFiles);
+          container = Files.readAllBytes(dir(t).resolve("bucket-0").resolve(e.file.extraFiles.get(0)));
+        }
+        // Sized for the file's 400 distinct values, not Paimon's default million (600 KB a file).
+        io.lagoon.index.FileIndexFile.Body v = io.lagoon.index.FileIndexFile.read(container).get("v")
+            .get(io.lagoon.index.BloomFilterIndex.TYPE);
+        assertEquals(io.lagoon.index.BloomFilterIndex.sized(400, 0.1).serialize().length, v.length());
+      }
+      assertEquals(0, planned(t, new EqualTo("v", "v-2001")), t + ": a miss plans no file");
+      assertEquals(1, planned(t, new EqualTo("v", "v-2002")), t + ": a hit plans its file");
+      assertEquals(List.of("2002"), sql("SELECT id FROM lake.bw." + t + " WHERE v = 'v-2002'").collectAsList().stream()
+          .map(r -> String.valueOf(r.get(0))).toList());
+      assertEquals(PaimonOracle.readRows(dir(t)).size(), 2000, "Paimon reads every row");
+
+      // Paimon skips by Lagoon's indexes: the files that cannot hold 'v-2002' are garbage now,
+      // and Paimon's filtered read never opens them.
+      for (ManifestEntry e : files) {
+        Path p = dir(t).resolve("bucket-0").resolve(e.file.fileName);
+        if (!planOnly(t, e, "v-2002")) Files.write(p, "not parquet".getBytes());
+      }
+      assertEquals(List.of(2002L), paimonIdsWhereV(t, "v-2002"));
+      assertEquals(List.of(), paimonIdsWhereV(t, "v-2001"));
+    }
+  }
+
+  /** Whether the file's index admits the value (Lagoon's evaluation of the one file). */
+  private static boolean planOnly(String t, ManifestEntry e, String value) throws Exception {
+    FileStoreTable table = core(t);
+    return new ScanPlanner(table).plan(table.snapshots().latest().orElseThrow(), List.of(new EqualTo("v", value)))
+        .splits.stream().anyMatch(s -> s.files.stream().anyMatch(f -> f.fileName.equals(e.file.fileName)));
+  }
+
+  @Test
+  void compactionRewritesTheIndexesAndOrphanRemovalKeepsThem() throws Exception {
+    spark.stop();
+    spark = newSession(warehouse, java.util.Map.of("spark.sql.extensions", "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
+    load("cmp", "'file-index.bloom-filter.columns' = 'v', 'file-index.in-manifest-threshold' = '1 b'");
+    sql("CALL lake.sys.compact(table => 'bw.cmp')");
+    List<ManifestEntry> files = live("cmp");
+    assertEquals(1, files.size());
+    assertEquals(List.of(files.get(0).file.fileName + ".index"), files.get(0).file.extraFiles);
+    // Expiry deletes the replaced files with their indexes; orphan removal then finds nothing to take.
+    sql("CALL lake.sys.expire_snapshots(table => 'bw.cmp', retain_max => 1)");
+    sql("CALL lake.sys.remove_orphan_files(table => 'bw.cmp', older_than => '2999-01-01 00:00:00')");
+    assertTrue(Files.exists(dir("cmp").resolve("bucket-0").resolve(files.get(0).file.extraFiles.get(0))),
+        "the live file's index stays");
+    try (var s = Files.list(dir("cmp").resolve("bucket-0"))) {
+      assertEquals(2, s.count(), "the replaced files and their indexes are gone");
+    }
+    assertEquals(0, planned("cmp", new EqualTo("v", "v-2001")));
+    assertEquals(1L, sql("SELECT count(*) FROM lake.bw.cmp WHERE v = 'v-4798'").first().getLong(0));
+  }
+
+  @Test
+  void badIndexOptionsAreRefusedAtCreate() {
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.bw");
+    Exception unknown = assertThrows(Exception.class, () -> sql("CREATE TABLE lake.bw.bad1 (id INT, v STRING) "
+        + "TBLPROPERTIES ('file-index.bloom-filter.columns' = 'w')"));
+    assertTrue(unknown.getMessage().contains("'file-index.bloom-filter.columns'") && unknown.getMessage().contains("'w'"),
+        unknown.getMessage());
+    Exception type = assertThrows(Exception.class, () -> sql("CREATE TABLE lake.bw.bad2 (id INT, d DECIMAL(10, 2)) "
+        + "TBLPROPERTIES ('file-index.bloom-filter.columns' = 'd')"));
+    assertTrue(type.getMessage().contains("DECIMAL"), type.getMessage());
+    Exception fpp = assertThrows(Exception.class, () -> sql("CREATE TABLE lake.bw.bad3 (id INT) "
+        + "TBLPROPERTIES ('file-index.bloom-filter.columns' = 'id', 'file-index.bloom-filter.id.fpp' = '2')"));
+    assertTrue(fpp.getMessage().contains("'file-index.bloom-filter.id.fpp'"), fpp.getMessage());
+    assertTrue(!Files.exists(dir("bad1")) && !Files.exists(dir("bad2")) && !Files.exists(dir("bad3")));
+  }
+}
