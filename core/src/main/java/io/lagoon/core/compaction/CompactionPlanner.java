@@ -95,4 +95,27 @@ public final class CompactionPlanner {
     }
     return out;
   }
+
+  /**
+   * {@code rewrite_file_index}: one task per live append file the filter keeps, each building the
+   * file's indexes anew from its rows (no data rewritten).
+   */
+  public static List<CompactionTask> fileIndexTasks(SparkSession spark, FileStoreTable table, Snapshot snapshot,
+                                                    Predicate<ManifestEntry> filter) throws IOException {
+    List<ManifestEntry> files = new ArrayList<>();
+    Set<String> formats = new HashSet<>();
+    for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
+      if (!filter.test(e) || e.bucket == io.lagoon.core.table.DataFilePaths.POSTPONE_BUCKET) continue;
+      files.add(e);
+      formats.add(DataFileReader.formatOf(e.file.fileName));
+    }
+    formats.remove(null);
+    List<CompactionTask> out = new ArrayList<>();
+    if (files.isEmpty()) return out;
+    org.apache.spark.sql.types.StructType schema = SparkTypes.toSpark(table.schema().fields());
+    DataFileReader reader = DataFileReader.build(spark, schema, schema, List.of(),
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats);
+    for (ManifestEntry e : files) out.add(new io.lagoon.core.fileindex.FileIndexRewriteTask(table, e, reader));
+    return out;
+  }
 }

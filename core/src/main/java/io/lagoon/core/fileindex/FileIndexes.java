@@ -19,6 +19,24 @@ public final class FileIndexes {
 
   private FileIndexes() {}
 
+  /** Where a data file's new index went: embedded bytes, or the names of files beside it. */
+  public record Placement(byte[] embedded, java.util.List<String> extraFiles) {
+  }
+
+  /**
+   * Puts a data file's index container where Paimon puts it: embedded when it is at most the
+   * table's {@code file-index.in-manifest-threshold}, else the file {@code indexName} beside the
+   * data file.
+   */
+  public static Placement place(FileStoreTable table, Path bucketDir, String indexName, byte[] container)
+      throws IOException {
+    if (container.length <= FileIndexOptions.inManifestThreshold(table.schema())) {
+      return new Placement(container, java.util.List.of());
+    }
+    table.io().writeBytes(new Path(bucketDir, indexName), container, true);
+    return new Placement(null, java.util.List.of(indexName));
+  }
+
   /** Whether the file has indexes at all (embedded or a separate file). */
   public static boolean present(DataFileMeta f) {
     if (f.embeddedIndex != null) return true;

@@ -52,6 +52,13 @@ public final class DataFileMeta implements Serializable {
     this.externalPath = externalPath;
   }
 
+  /** The same file with other indexes: embedded bytes (or null) and the files beside it. */
+  public DataFileMeta withIndex(byte[] index, List<String> extra) {
+    return new DataFileMeta(fileName, fileSize, rowCount, minKey, maxKey, keyStats, valueStats, minSequenceNumber,
+        maxSequenceNumber, schemaId, level, extra, creationTimeMillis, deleteRowCount, index, fileSource,
+        valueStatsCols, externalPath);
+  }
+
   /** The same file marked as written by a compaction (Paimon's file source 1). */
   public DataFileMeta asCompacted() {
     return new DataFileMeta(fileName, fileSize, rowCount, minKey, maxKey, keyStats, valueStats, minSequenceNumber,

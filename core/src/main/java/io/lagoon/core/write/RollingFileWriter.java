@@ -1,7 +1,6 @@
 package io.lagoon.core.write;
 
 import io.lagoon.core.fileindex.FileIndexBuilder;
-import io.lagoon.core.fileindex.FileIndexOptions;
 import io.lagoon.core.fileindex.FileIndexes;
 import io.lagoon.core.io.FormatWriter;
 import io.lagoon.core.io.FormatWriters;
@@ -47,7 +46,6 @@ public final class RollingFileWriter {
   private long firstSequence;
   /** The open file's indexes ({@code file-index.*} options), or null when the table has none. */
   private final FileIndexBuilder index;
-  private final long indexInManifest;
 
   public RollingFileWriter(FileStoreTable table, Path bucketDir) {
     this(table, bucketDir, 0);
@@ -63,7 +61,6 @@ public final class RollingFileWriter {
     for (DataField f : table.schema().fields()) types.add(f.type());
     this.targetSize = table.options().targetFileSize();
     this.index = FileIndexBuilder.of(table.schema());
-    this.indexInManifest = index == null ? 0 : FileIndexOptions.inManifestThreshold(table.schema());
   }
 
   /** The Spark schema of a data file, carrying Paimon field ids as Parquet field ids. */
@@ -103,21 +100,10 @@ public final class RollingFileWriter {
     current.close();
     long size = table.io().status(currentPath).getLen();
     SimpleStats valueStats = stats.toSimpleStats();
-    byte[] embedded = null;
-    List<String> extra = List.of();
-    if (index != null) {
-      // Small indexes travel in the manifest entry; larger ones are a file beside the data file.
-      byte[] container = index.finish();
-      if (container.length <= indexInManifest) {
-        embedded = container;
-      } else {
-        String name = currentPath.getName() + FileIndexes.SUFFIX;
-        table.io().writeBytes(new Path(bucketDir, name), container, true);
-        extra = List.of(name);
-      }
-    }
+    FileIndexes.Placement placed = index == null ? new FileIndexes.Placement(null, List.of())
+        : FileIndexes.place(table, bucketDir, currentPath.getName() + FileIndexes.SUFFIX, index.finish());
     done.add(DataFileMeta.forAppend(currentPath.getName(), size, rows, valueStats, firstSequence, sequence - 1,
-        table.schema().id(), embedded, extra));
+        table.schema().id(), placed.embedded(), placed.extraFiles()));
     current = null;
   }
 

@@ -161,4 +161,50 @@ class BloomIndexWriteTest extends LagoonSparkTest {
     assertTrue(fpp.getMessage().contains("'file-index.bloom-filter.id.fpp'"), fpp.getMessage());
     assertTrue(!Files.exists(dir("bad1")) && !Files.exists(dir("bad2")) && !Files.exists(dir("bad3")));
   }
+
+  @Test
+  void rewriteFileIndexIndexesExistingFilesWithoutRewritingThem() throws Exception {
+    spark.stop();
+    spark = newSession(warehouse, java.util.Map.of("spark.sql.extensions", "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
+    load("rw", "'file-index.in-manifest-threshold' = '1 b'");
+    List<ManifestEntry> before = live("rw");
+    assertEquals(2, planned("rw", new EqualTo("v", "v-2001")), "no index yet: the two files whose string range holds it");
+    java.util.Map<String, Long> sizes = new java.util.HashMap<>();
+    for (ManifestEntry e : before) sizes.put(e.file.fileName, Files.size(dir("rw").resolve("bucket-0").resolve(e.file.fileName)));
+
+    sql("ALTER TABLE lake.bw.rw SET TBLPROPERTIES ('file-index.bloom-filter.columns' = 'v')");
+    org.apache.spark.sql.Row r = sql("CALL lake.sys.rewrite_file_index(table => 'bw.rw')").first();
+    assertEquals(5, r.getInt(1));
+    List<ManifestEntry> after = live("rw");
+    assertEquals(5, after.size());
+    for (ManifestEntry e : after) {
+      assertTrue(sizes.containsKey(e.file.fileName), "the same data files");
+      assertEquals(sizes.get(e.file.fileName), Files.size(dir("rw").resolve("bucket-0").resolve(e.file.fileName)));
+      assertEquals(1, e.file.extraFiles.size());
+    }
+    assertEquals("COMPACT", core("rw").snapshots().latest().orElseThrow().commitKind.name());
+    assertEquals(0, planned("rw", new EqualTo("v", "v-2001")));
+    assertEquals(1, planned("rw", new EqualTo("v", "v-2002")));
+    assertEquals(1L, sql("SELECT count(*) FROM lake.bw.rw WHERE v = 'v-2002'").first().getLong(0));
+    long snapshot = core("rw").snapshots().latest().orElseThrow().id;
+    sql("CALL lake.sys.rewrite_file_index(table => 'bw.rw')");
+    assertEquals(snapshot, core("rw").snapshots().latest().orElseThrow().id, "nothing to change commits nothing");
+
+    // Paimon finds the new index files through the entries and skips by them.
+    for (ManifestEntry e : after) {
+      if (!planOnly("rw", e, "v-2002")) Files.write(dir("rw").resolve("bucket-0").resolve(e.file.fileName), "x".getBytes());
+    }
+    assertEquals(List.of(2002L), paimonIdsWhereV("rw", "v-2002"));
+
+    // Bad arguments: a clear error, the table as it was.
+    sql("CREATE TABLE lake.bw.rwpk (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+    Exception pk = assertThrows(Exception.class, () -> sql("CALL lake.sys.rewrite_file_index(table => 'bw.rwpk')"));
+    assertTrue(pk.getMessage().contains("primary-key table"), pk.getMessage());
+    Exception where = assertThrows(Exception.class,
+        () -> sql("CALL lake.sys.rewrite_file_index(table => 'bw.rw', where => 'nope = 1')"));
+    assertTrue(where.getMessage().contains("nope"), where.getMessage());
+    Exception missing = assertThrows(Exception.class, () -> sql("CALL lake.sys.rewrite_file_index(table => 'bw.none')"));
+    assertTrue(missing.getMessage().contains("bw.none"), missing.getMessage());
+    assertEquals(snapshot, core("rw").snapshots().latest().orElseThrow().id);
+  }
 }

@@ -22,6 +22,7 @@ public final class Procedures {
     add(ExpireSnapshotsProcedure::new);
     add(RemoveOrphanFilesProcedure::new);
     add(CompactProcedure::new);
+    add(RewriteFileIndexProcedure::new);
     add(CreateBranchProcedure::new);
     add(DeleteBranchProcedure::new);
     add(FastForwardProcedure::new);
