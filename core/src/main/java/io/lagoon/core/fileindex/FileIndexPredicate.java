@@ -90,6 +90,36 @@ public final class FileIndexPredicate {
     return out;
   }
 
+  /**
+   * The pushed filters the table's Bloom filter indexes can decide (for {@code EXPLAIN}): equality,
+   * null-safe equality and IN on an indexed column of a type the index decides, and AND / OR of
+   * such filters (AND: either side; OR: both). Append tables only, as in {@link #mayMatch}.
+   */
+  public static java.util.List<Filter> usable(io.lagoon.core.schema.TableSchema schema, java.util.List<Filter> filters) {
+    java.util.List<Filter> out = new java.util.ArrayList<>();
+    if (!schema.primaryKeys().isEmpty()) return out;
+    java.util.Map<String, DataField> indexed = new HashMap<>();
+    try {
+      for (FileIndexOptions.BloomColumn c : FileIndexOptions.bloomColumns(schema)) indexed.put(c.field().name(), c.field());
+    } catch (IllegalArgumentException e) {
+      return out; // options another engine set that Lagoon does not take: no index use to show
+    }
+    for (Filter f : filters) if (decides(f, indexed)) out.add(f);
+    return out;
+  }
+
+  private static boolean decides(Filter f, Map<String, DataField> indexed) {
+    if (f instanceof And) return decides(((And) f).left(), indexed) || decides(((And) f).right(), indexed);
+    if (f instanceof Or) return decides(((Or) f).left(), indexed) && decides(((Or) f).right(), indexed);
+    String column = f instanceof EqualTo ? ((EqualTo) f).attribute()
+        : f instanceof EqualNullSafe ? ((EqualNullSafe) f).attribute() : f instanceof In ? ((In) f).attribute() : null;
+    DataField field = column == null ? null : indexed.get(column);
+    if (field == null) return false;
+    TypeRoot r = field.type().root();
+    return r == TypeRoot.TINYINT || r == TypeRoot.SMALLINT || r == TypeRoot.INT || r == TypeRoot.BIGINT
+        || r == TypeRoot.DATE || r == TypeRoot.VARCHAR || r == TypeRoot.BINARY || r == TypeRoot.VARBINARY;
+  }
+
   /** The value's hash as the index computed it for the column's type, or null when not decidable. */
   static Long hash(PaimonType type, Object v) {
     TypeRoot root = type.root();

@@ -106,6 +106,10 @@ class BloomIndexWriteTest extends LagoonSparkTest {
       assertEquals(List.of("2002"), sql("SELECT id FROM lake.bw." + t + " WHERE v = 'v-2002'").collectAsList().stream()
           .map(r -> String.valueOf(r.get(0))).toList());
       assertEquals(PaimonOracle.readRows(dir(t)).size(), 2000, "Paimon reads every row");
+      String explain = sql("EXPLAIN SELECT * FROM lake.bw." + t + " WHERE v = 'v-2002' AND id > 5").first().getString(0);
+      assertTrue(explain.contains("fileIndex=[EqualTo(v,v-2002)]"), explain);
+      String none = sql("EXPLAIN SELECT * FROM lake.bw." + t + " WHERE id = 5").first().getString(0);
+      assertTrue(!none.contains("fileIndex="), "no index on id: " + none);
 
       // Paimon skips by Lagoon's indexes: the files that cannot hold 'v-2002' are garbage now,
       // and Paimon's filtered read never opens them.

@@ -132,7 +132,9 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
 
   @Override
   public String description() {
-    return "LagoonScan " + table.fullName() + " filters=" + filters + (limit == null ? "" : " limit=" + limit);
+    List<org.apache.spark.sql.sources.Filter> indexed = io.lagoon.core.fileindex.FileIndexPredicate.usable(table.schema(), filters);
+    return "LagoonScan " + table.fullName() + " filters=" + filters + (indexed.isEmpty() ? "" : " fileIndex=" + indexed)
+        + (limit == null ? "" : " limit=" + limit);
   }
 
   @Override
