@@ -78,7 +78,7 @@ class CrashHarnessTest extends LagoonSparkTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = CrashWorkload.Kind.class, names = {"DV", "APPEND_BUCKETED", "DYNAMIC", "CROSS"})
+  @EnumSource(value = CrashWorkload.Kind.class, names = {"DV", "APPEND_BUCKETED", "DYNAMIC", "CROSS", "POSTPONED"})
   void twoWriterJvmsRaceAndOneIsKilled(CrashWorkload.Kind kind) throws Exception {
     Random rnd = new Random(SEED);
     System.out.println("CrashHarnessTest race " + kind + ": seed " + SEED + ", statements " + RACE_STATEMENTS);

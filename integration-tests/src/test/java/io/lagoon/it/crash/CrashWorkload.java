@@ -39,14 +39,17 @@ public final class CrashWorkload {
 
   /** The table kinds, each with its CREATE TABLE properties. */
   public enum Kind {
-    APPEND(""),
+    /** With a Bloom filter index on the key: every write and compaction also writes index files. */
+    APPEND("TBLPROPERTIES ('file-index.bloom-filter.columns' = 'k', 'file-index.in-manifest-threshold' = '1 b')"),
     APPEND_BUCKETED("TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'k')"),
     PK("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')"),
     DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')"),
     /** Dynamic buckets, small enough that statements keep making new ones (and new HASH files). */
     DYNAMIC("TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')"),
     /** Cross-partition upserts: the key leaves out the partition column (each writer's rows in its own partition). */
-    CROSS("PARTITIONED BY (w) TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')");
+    CROSS("PARTITIONED BY (w) TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')"),
+    /** Postponed buckets, written as batch jobs write them: fixed buckets of the partition's count. */
+    POSTPONED("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '-2', 'postpone.default-bucket-num' = '2')");
 
     final String properties;
 
