@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -61,7 +62,11 @@ public final class FileIndexBuilder {
       case DOUBLE: return ValueHashes.ofDouble(row.getDouble(p));
       case CHAR:
       case VARCHAR: {
+        // Hash the string's bytes where they are: no copy per row.
         UTF8String s = row.getUTF8String(p);
+        if (s.getBaseObject() instanceof byte[] b) {
+          return ValueHashes.ofBytes(b, (int) (s.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET), s.numBytes());
+        }
         return ValueHashes.ofBytes(s.getBytes());
       }
       case BINARY:

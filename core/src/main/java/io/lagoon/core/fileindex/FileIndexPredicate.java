@@ -115,10 +115,12 @@ public final class FileIndexPredicate {
         : f instanceof EqualNullSafe ? ((EqualNullSafe) f).attribute() : f instanceof In ? ((In) f).attribute() : null;
     DataField field = column == null ? null : indexed.get(column);
     if (field == null) return false;
-    TypeRoot r = field.type().root();
-    return r == TypeRoot.TINYINT || r == TypeRoot.SMALLINT || r == TypeRoot.INT || r == TypeRoot.BIGINT
-        || r == TypeRoot.DATE || r == TypeRoot.VARCHAR || r == TypeRoot.BINARY || r == TypeRoot.VARBINARY;
+    return DECIDED.contains(field.type().root());
   }
+
+  /** The column types whose equality {@link #hash} decides. */
+  private static final java.util.Set<TypeRoot> DECIDED = java.util.EnumSet.of(TypeRoot.TINYINT, TypeRoot.SMALLINT,
+      TypeRoot.INT, TypeRoot.BIGINT, TypeRoot.DATE, TypeRoot.VARCHAR, TypeRoot.BINARY, TypeRoot.VARBINARY);
 
   /** The value's hash as the index computed it for the column's type, or null when not decidable. */
   static Long hash(PaimonType type, Object v) {

@@ -5,7 +5,6 @@ import io.lagoon.core.compaction.CompactionTask;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.read.DataFileReader;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.core.table.UncommittedFiles;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -48,14 +47,9 @@ public final class FileIndexRewriteTask implements CompactionTask {
     FileIndexes.Placement placed = container == null ? new FileIndexes.Placement(null, List.of())
         : FileIndexes.place(table, data.getParent(), entry.file.fileName + "-" + UUID.randomUUID() + FileIndexes.SUFFIX,
             container);
-    try {
-      ManifestEntry after = new ManifestEntry(entry.kind, entry.partition, entry.bucket, entry.totalBuckets,
-          entry.file.withIndex(placed.embedded(), placed.extraFiles()));
-      return Optional.of(new CompactionResult(List.of(entry), List.of(after), null, Map.of()));
-    } catch (RuntimeException e) {
-      for (String f : placed.extraFiles()) UncommittedFiles.delete(table, new Path(data.getParent(), f));
-      throw e;
-    }
+    ManifestEntry after = new ManifestEntry(entry.kind, entry.partition, entry.bucket, entry.totalBuckets,
+        entry.file.withIndex(placed.embedded(), placed.extraFiles()));
+    return Optional.of(new CompactionResult(List.of(entry), List.of(after), null, Map.of()));
   }
 
   /** The container the file has now (null: none or unreadable). */

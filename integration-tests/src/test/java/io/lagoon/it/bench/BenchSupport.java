@@ -46,4 +46,14 @@ final class BenchSupport {
       for (Path q : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) Files.delete(q);
     }
   }
+
+  /** Whether a class is on the class path (Paimon's connector is only there under lagoon-bench). */
+  static boolean classExists(String name) {
+    try {
+      Class.forName(name);
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
 }

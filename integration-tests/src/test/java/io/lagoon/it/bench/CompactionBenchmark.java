@@ -123,7 +123,7 @@ public final class CompactionBenchmark {
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.catalog.lagoon", "io.lagoon.spark.LagoonCatalog")
         .config("spark.sql.catalog.lagoon.warehouse", dir.resolve("lagoon").toUri().toString());
-    boolean paimon = engines.contains("paimon") && classExists(PAIMON_CATALOG);
+    boolean paimon = engines.contains("paimon") && BenchSupport.classExists(PAIMON_CATALOG);
     if (paimon) {
       b.config("spark.sql.catalog.lagoon_over_paimon", "io.lagoon.spark.LagoonCatalog")
           .config("spark.sql.catalog.lagoon_over_paimon.warehouse", dir.resolve("paimon").toUri().toString())
@@ -265,12 +265,4 @@ public final class CompactionBenchmark {
     }
   }
 
-  private static boolean classExists(String name) {
-    try {
-      Class.forName(name);
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
-  }
 }

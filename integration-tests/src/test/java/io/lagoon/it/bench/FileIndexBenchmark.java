@@ -77,7 +77,7 @@ public final class FileIndexBenchmark {
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.catalog.lagoon", "io.lagoon.spark.LagoonCatalog")
         .config("spark.sql.catalog.lagoon.warehouse", dir.resolve("lagoon").toUri().toString());
-    boolean paimon = engines.contains("paimon") && classExists(PAIMON_CATALOG);
+    boolean paimon = engines.contains("paimon") && BenchSupport.classExists(PAIMON_CATALOG);
     if (paimon) {
       b.config("spark.sql.catalog.paimon", PAIMON_CATALOG)
           .config("spark.sql.catalog.paimon.warehouse", dir.resolve("paimon").toUri().toString());
@@ -172,12 +172,4 @@ public final class FileIndexBenchmark {
     return new long[] {data, index};
   }
 
-  private static boolean classExists(String name) {
-    try {
-      Class.forName(name);
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
-  }
 }
