@@ -165,6 +165,7 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     @Override
     public Scan build() {
       RewriteScan scan = new RewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed));
+      scan.atSnapshot(b.snapshot);
       built.accept(scan);
       return scan;
     }

@@ -1,6 +1,7 @@
 package io.lagoon.spark.write;
 
 import io.lagoon.core.types.SparkTypes;
+import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.spark.read.LagoonScanBuilder;
 import io.lagoon.spark.read.MetadataColumns;
@@ -23,6 +24,8 @@ public final class CopyOnWriteOperation implements RowLevelOperation {
   private final FileStoreTable table;
   private final Command command;
   private RewriteScan scan;
+  /** The snapshot the rewrite reads when a plan rule fixed it (null: the latest when planned). */
+  private Snapshot readAt;
 
   public CopyOnWriteOperation(FileStoreTable table, Command command) {
     this.table = table;
@@ -36,7 +39,20 @@ public final class CopyOnWriteOperation implements RowLevelOperation {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).forRewrite(s -> scan = s);
+    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(readAt)
+        .forRewrite(s -> scan = s);
+  }
+
+  /**
+   * Reads the files to rewrite as of this snapshot: a plan that also reads the table elsewhere
+   * (the MERGE plan of Lagoon's SQL extensions) needs both reads to see the same files.
+   */
+  public void readAt(Snapshot snapshot) {
+    this.readAt = snapshot;
+  }
+
+  public FileStoreTable table() {
+    return table;
   }
 
   /** {@code _file}: what Spark's runtime filter selects the files to rewrite by. */

@@ -9,7 +9,8 @@ import scala.runtime.BoxedUnit;
  * Everything Spark parses keeps parsing as before; the extensions add {@code CALL [catalog.]sys.<procedure>(...)}
  * ({@link LagoonSqlParser}, {@code io.lagoon.spark.procedures}) and plan rules (a plain upsert
  * MERGE into a primary-key table runs as an upsert write, {@link MergeAsUpsert}; other MERGEs into
- * one read only the target files their source's keys may be in, {@link MergeTargetPruning}; a DELETE
+ * one read only the target files their source's keys may be in, {@link MergeTargetPruning}; a copy-on-write
+ * MERGE with a small source joins it where the target's files are read, {@link CopyOnWriteMergeJoin}; a DELETE
  * or UPDATE of a primary-key table writes each bucket where it read it, {@link BucketAlignedWrites}).
  */
 public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -34,6 +35,13 @@ public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkS
       public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
           org.apache.spark.sql.SparkSession session) {
         return new MergeTargetPruning();
+      }
+    });
+    extensions.injectPreCBORule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new CopyOnWriteMergeJoin();
       }
     });
     extensions.injectPlannerStrategy(new AbstractFunction1<>() {
