@@ -244,6 +244,11 @@ public final class BitmapIndex {
     return values.containsKey(value);
   }
 
+  /** The distinct non-null values the file holds. */
+  public java.util.Set<Key> keys() {
+    return java.util.Collections.unmodifiableSet(values.keySet());
+  }
+
   /** How many distinct non-null values the file holds. */
   public int distinctValues() {
     return values.size();

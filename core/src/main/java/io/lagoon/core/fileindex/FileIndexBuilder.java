@@ -2,6 +2,7 @@ package io.lagoon.core.fileindex;
 
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.types.TypeRoot;
+import io.lagoon.index.BitmapIndex;
 import io.lagoon.index.BloomFilterIndex;
 import io.lagoon.index.FileIndexFile;
 import io.lagoon.index.ValueHashes;
@@ -18,27 +19,46 @@ import org.apache.spark.unsafe.types.UTF8String;
  * each Bloom-indexed column is kept (8 bytes a row), and when the file closes each filter is sized
  * for the file's distinct hashes (or the column's {@code items}) and filled, so a small file gets
  * a small filter that Paimon's readers read all the same. Hashes are Paimon's
- * ({@link ValueHashes}): timestamps by epoch millis up to precision 3, micros above.
+ * ({@link ValueHashes}): timestamps by epoch millis up to precision 3, micros above. Each
+ * bitmap-indexed column collects its values' rows as they come ({@link BitmapIndex}, keys as
+ * Paimon encodes them, timestamps as the Bloom filter hashes them).
  */
 public final class FileIndexBuilder {
   private final List<FileIndexOptions.BloomColumn> columns;
   private final long[][] hashes;
+  private final List<FileIndexOptions.BitmapColumn> bitmapColumns;
+  private final BitmapIndex.Builder[] bitmaps;
   private int rows;
 
-  private FileIndexBuilder(List<FileIndexOptions.BloomColumn> columns) {
+  private FileIndexBuilder(List<FileIndexOptions.BloomColumn> columns, List<FileIndexOptions.BitmapColumn> bitmapColumns) {
     this.columns = columns;
     this.hashes = new long[columns.size()][];
     for (int i = 0; i < hashes.length; i++) hashes[i] = new long[256];
+    this.bitmapColumns = bitmapColumns;
+    this.bitmaps = new BitmapIndex.Builder[bitmapColumns.size()];
+    resetBitmaps();
+  }
+
+  private void resetBitmaps() {
+    for (int i = 0; i < bitmaps.length; i++) {
+      bitmaps[i] = new BitmapIndex.Builder(FileIndexOptions.bitmapWidth(bitmapColumns.get(i).field().type().root()));
+    }
   }
 
   /** A builder for the table's indexes, or null when it has none. */
   public static FileIndexBuilder of(TableSchema schema) {
     List<FileIndexOptions.BloomColumn> columns = FileIndexOptions.bloomColumns(schema);
-    return columns.isEmpty() ? null : new FileIndexBuilder(columns);
+    List<FileIndexOptions.BitmapColumn> bitmapColumns = FileIndexOptions.bitmapColumns(schema);
+    return columns.isEmpty() && bitmapColumns.isEmpty() ? null : new FileIndexBuilder(columns, bitmapColumns);
   }
 
   public void add(InternalRow row) {
-    if (rows == hashes[0].length) {
+    for (int c = 0; c < bitmaps.length; c++) {
+      FileIndexOptions.BitmapColumn col = bitmapColumns.get(c);
+      int p = col.position();
+      bitmaps[c].add(row.isNullAt(p) ? null : key(col.field().type(), row, p));
+    }
+    if (hashes.length > 0 && rows == hashes[0].length) {
       for (int c = 0; c < hashes.length; c++) hashes[c] = Arrays.copyOf(hashes[c], rows * 2);
     }
     for (int c = 0; c < columns.size(); c++) {
@@ -80,9 +100,34 @@ public final class FileIndexBuilder {
     }
   }
 
+  /** A non-null value's bitmap key, as Paimon encodes it for the column's type. */
+  static BitmapIndex.Key key(io.lagoon.core.types.PaimonType type, InternalRow row, int p) {
+    switch (type.root()) {
+      case BOOLEAN: return BitmapIndex.Key.ofBoolean(row.getBoolean(p));
+      case TINYINT: return BitmapIndex.Key.ofByte(row.getByte(p));
+      case SMALLINT: return BitmapIndex.Key.ofShort(row.getShort(p));
+      case INT:
+      case DATE: return BitmapIndex.Key.ofInt(row.getInt(p));
+      case BIGINT: return BitmapIndex.Key.ofLong(row.getLong(p));
+      case TIMESTAMP:
+      case TIMESTAMP_LTZ: {
+        long micros = row.getLong(p);
+        return BitmapIndex.Key.ofLong(type.precision() <= 3 ? Math.floorDiv(micros, 1000L) : micros);
+      }
+      case CHAR:
+      case VARCHAR: return BitmapIndex.Key.of(row.getUTF8String(p).getBytes());
+      default: throw new IllegalStateException("No bitmap index for " + type.root());
+    }
+  }
+
   /** The file's index container, and forgets the rows for the next file. */
   public byte[] finish() {
     Map<String, Map<String, byte[]>> out = new LinkedHashMap<>();
+    for (int c = 0; c < bitmaps.length; c++) {
+      out.computeIfAbsent(bitmapColumns.get(c).field().name(), k -> new LinkedHashMap<>())
+          .put(BitmapIndex.TYPE, bitmaps[c].serialize());
+    }
+    resetBitmaps();
     for (int c = 0; c < columns.size(); c++) {
       FileIndexOptions.BloomColumn col = columns.get(c);
       long[] h = Arrays.copyOf(hashes[c], rows);
@@ -91,7 +136,7 @@ public final class FileIndexBuilder {
       for (int i = 0; i < h.length; i++) if (i == 0 || h[i] != h[i - 1]) distinct++;
       BloomFilterIndex bloom = BloomFilterIndex.sized(col.items() > 0 ? col.items() : Math.max(1, distinct), col.fpp());
       for (int i = 0; i < h.length; i++) if (i == 0 || h[i] != h[i - 1]) bloom.add(h[i]);
-      out.put(col.field().name(), Map.of(BloomFilterIndex.TYPE, bloom.serialize()));
+      out.computeIfAbsent(col.field().name(), k -> new LinkedHashMap<>()).put(BloomFilterIndex.TYPE, bloom.serialize());
     }
     rows = 0;
     return FileIndexFile.write(out);

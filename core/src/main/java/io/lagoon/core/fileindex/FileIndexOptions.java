@@ -13,13 +13,16 @@ import java.util.Set;
 /**
  * The file-index options of a table, as Paimon names them: {@code file-index.bloom-filter.columns}
  * with per-column {@code file-index.bloom-filter.<col>.fpp} (default 0.1) and
- * {@code .items}, and {@code file-index.in-manifest-threshold} (indexes up to this size are
+ * {@code .items}, {@code file-index.bitmap.columns} (written in bitmap version 1, which Paimon 0.9
+ * and 1.x read, whatever {@code file-index.bitmap.version} says), and
+ * {@code file-index.in-manifest-threshold} (indexes up to this size are
  * embedded in the manifest entry, larger ones written beside the data file; default 500 bytes).
  * Without {@code items}, a file's filter is sized for the distinct values the file holds, so it
  * stays small where Paimon's default (one million items) would make it as large as the data.
  */
 public final class FileIndexOptions {
   public static final String BLOOM_COLUMNS = "file-index.bloom-filter.columns";
+  public static final String BITMAP_COLUMNS = "file-index.bitmap.columns";
   public static final String IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold";
   /** Types Paimon builds Bloom filters for. */
   static final Set<TypeRoot> BLOOM_TYPES = EnumSet.of(TypeRoot.TINYINT, TypeRoot.SMALLINT, TypeRoot.INT, TypeRoot.BIGINT,
@@ -28,6 +31,68 @@ public final class FileIndexOptions {
 
   /** One Bloom-indexed column: its position in the row, field, fpp, and fixed items (0: from the file). */
   record BloomColumn(int position, DataField field, double fpp, long items) {
+  }
+
+  /** One bitmap-indexed column: its position in the row and field. */
+  record BitmapColumn(int position, DataField field) {
+  }
+
+  /** How Paimon encodes a value of each type it builds bitmaps for; null for the others. */
+  static io.lagoon.index.BitmapIndex.Width bitmapWidth(TypeRoot root) {
+    switch (root) {
+      case BOOLEAN:
+      case TINYINT: return io.lagoon.index.BitmapIndex.Width.ONE;
+      case SMALLINT: return io.lagoon.index.BitmapIndex.Width.TWO;
+      case INT:
+      case DATE: return io.lagoon.index.BitmapIndex.Width.FOUR;
+      case BIGINT:
+      case TIMESTAMP:
+      case TIMESTAMP_LTZ: return io.lagoon.index.BitmapIndex.Width.EIGHT;
+      case CHAR:
+      case VARCHAR: return io.lagoon.index.BitmapIndex.Width.VARIABLE;
+      default: return null;
+    }
+  }
+
+  /**
+   * The bitmap-indexed columns of the schema (empty without the option).
+   *
+   * @throws IllegalArgumentException naming the option when a column is unknown or of a type
+   *     without bitmap indexes
+   */
+  static List<BitmapColumn> bitmapColumns(TableSchema schema) {
+    return bitmapColumns(schema.fields(), schema.options());
+  }
+
+  private static List<BitmapColumn> bitmapColumns(List<DataField> fields, Map<String, String> o) {
+    List<BitmapColumn> out = new ArrayList<>();
+    for (int i : positions(fields, o, BITMAP_COLUMNS)) {
+      DataField f = fields.get(i);
+      if (bitmapWidth(f.type().root()) == null) {
+        throw new IllegalArgumentException("Table option '" + BITMAP_COLUMNS + "': column '" + f.name() + "' is "
+            + f.type().root() + ", which has no bitmap index (booleans, integers, dates, timestamps and strings have)");
+      }
+      out.add(new BitmapColumn(i, f));
+    }
+    return out;
+  }
+
+  /** The positions of the columns an option lists, each checked to exist. */
+  private static List<Integer> positions(List<DataField> fields, Map<String, String> o, String option) {
+    String columns = o.get(option);
+    List<Integer> out = new ArrayList<>();
+    if (columns == null || columns.isBlank()) return out;
+    for (String raw : columns.split(",")) {
+      String name = raw.strip();
+      int i = -1;
+      for (int j = 0; j < fields.size(); j++) if (fields.get(j).name().equals(name)) i = j;
+      if (i < 0) {
+        throw new IllegalArgumentException("Table option '" + option + "' names column '" + name
+            + "', which the table does not have");
+      }
+      out.add(i);
+    }
+    return out;
   }
 
   private FileIndexOptions() {}
@@ -43,18 +108,10 @@ public final class FileIndexOptions {
   }
 
   private static List<BloomColumn> bloomColumns(List<DataField> fields, Map<String, String> o) {
-    String columns = o.get(BLOOM_COLUMNS);
     List<BloomColumn> out = new ArrayList<>();
-    if (columns == null || columns.isBlank()) return out;
-    for (String raw : columns.split(",")) {
-      String name = raw.strip();
-      int i = -1;
-      for (int j = 0; j < fields.size(); j++) if (fields.get(j).name().equals(name)) i = j;
-      if (i < 0) {
-        throw new IllegalArgumentException("Table option '" + BLOOM_COLUMNS + "' names column '" + name
-            + "', which the table does not have");
-      }
+    for (int i : positions(fields, o, BLOOM_COLUMNS)) {
       DataField f = fields.get(i);
+      String name = f.name();
       if (!BLOOM_TYPES.contains(f.type().root())) {
         throw new IllegalArgumentException("Table option '" + BLOOM_COLUMNS + "': column '" + name + "' is "
             + f.type().root() + ", which has no Bloom filter index (integers, floating point, dates, timestamps, "
@@ -88,6 +145,7 @@ public final class FileIndexOptions {
   /** Checks the options at CREATE / ALTER, before anything is written. */
   public static void validate(List<DataField> fields, Map<String, String> options) {
     bloomColumns(fields, options);
+    bitmapColumns(fields, options);
     inManifestThreshold(options);
   }
 

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bloom filter indexes between Lagoon and Paimon 0.9, both ways: Lagoon skips files by the
- * indexes Paimon 0.9 writes; Paimon 0.9 skips files by Lagoon's (the files they rule out are
+ * Bloom filter and bitmap indexes between Lagoon and Paimon 0.9, both ways: Lagoon skips files by
+ * the indexes Paimon 0.9 writes; Paimon 0.9 skips files by Lagoon's (the files they rule out are
  * garbage in this test, and Paimon's filtered query never opens them).
  */
 @RequiresPaimon09
@@ -69,35 +69,48 @@ class Paimon09FileIndexInteropTest {
     }
   }
 
+  private static final String BLOOM = "'file-index.bloom-filter.columns' = 'v', 'file-index.bloom-filter.v.items' = '200'";
+  private static final String BITMAP = "'file-index.bitmap.columns' = 'v'";
+
   @Test
   void lagoonSkipsByTheIndexesPaimon09Wrote() throws Exception {
-    session.sql("CREATE TABLE paimon.fi.pw (id BIGINT, v STRING) TBLPROPERTIES ('write-only' = 'true', "
-        + "'file-index.bloom-filter.columns' = 'v', 'file-index.bloom-filter.v.items' = '200')");
-    load("paimon", "pw");
-    List<ManifestEntry> live = new ArrayList<>(LiveFiles.read(core("pw").manifests(),
-        core("pw").snapshots().latest().orElseThrow()));
+    lagoonSkipsByPaimon09s("pw", BLOOM);
+    lagoonSkipsByPaimon09s("pwb", BITMAP);
+  }
+
+  private static void lagoonSkipsByPaimon09s(String pw, String index) throws Exception {
+    session.sql("CREATE TABLE paimon.fi." + pw + " (id BIGINT, v STRING) TBLPROPERTIES ('write-only' = 'true', "
+        + index + ")");
+    load("paimon", pw);
+    List<ManifestEntry> live = new ArrayList<>(LiveFiles.read(core(pw).manifests(),
+        core(pw).snapshots().latest().orElseThrow()));
     assertEquals(5, live.size());
-    assertEquals(List.of(), planned("pw", "v-2001"), "a value inside the range of two files, in none: no file");
-    assertEquals(1, planned("pw", "v-2002").size());
-    assertEquals(1L, session.sql("SELECT count(*) FROM lake.fi.pw WHERE v = 'v-2002'").first().getLong(0));
+    assertEquals(List.of(), planned(pw, "v-2001"), "a value inside the range of two files, in none: no file");
+    assertEquals(1, planned(pw, "v-2002").size());
+    assertEquals(1L, session.sql("SELECT count(*) FROM lake.fi." + pw + " WHERE v = 'v-2002'").first().getLong(0));
   }
 
   @Test
   void paimon09SkipsByTheIndexesLagoonWrote() throws Exception {
-    session.sql("CREATE TABLE lake.fi.lw (id BIGINT, v STRING) TBLPROPERTIES ('write-only' = 'true', "
-        + "'file-index.bloom-filter.columns' = 'v')");
-    load("lake", "lw");
-    List<String> keep = planned("lw", "v-2002");
+    paimon09SkipsByLagoons("lw", "'file-index.bloom-filter.columns' = 'v'");
+    paimon09SkipsByLagoons("lwb", BITMAP);
+  }
+
+  private static void paimon09SkipsByLagoons(String lw, String index) throws Exception {
+    session.sql("CREATE TABLE lake.fi." + lw + " (id BIGINT, v STRING) TBLPROPERTIES ('write-only' = 'true', "
+        + index + ")");
+    load("lake", lw);
+    List<String> keep = planned(lw, "v-2002");
     assertEquals(1, keep.size());
     int broken = 0;
-    for (ManifestEntry e : LiveFiles.read(core("lw").manifests(), core("lw").snapshots().latest().orElseThrow())) {
+    for (ManifestEntry e : LiveFiles.read(core(lw).manifests(), core(lw).snapshots().latest().orElseThrow())) {
       if (keep.contains(e.file.fileName)) continue;
-      Files.write(warehouse.resolve("fi.db").resolve("lw").resolve("bucket-0").resolve(e.file.fileName), "x".getBytes());
+      Files.write(warehouse.resolve("fi.db").resolve(lw).resolve("bucket-0").resolve(e.file.fileName), "x".getBytes());
       broken++;
     }
     assertEquals(4, broken);
-    assertEquals(List.of("2002"), session.sql("SELECT id FROM paimon.fi.lw WHERE v = 'v-2002'").collectAsList().stream()
-        .map(r -> String.valueOf(r.get(0))).toList(), "Paimon 0.9 opened only the file Lagoon's index admits");
-    assertTrue(session.sql("SELECT id FROM paimon.fi.lw WHERE v = 'v-2001'").collectAsList().isEmpty());
+    assertEquals(List.of("2002"), session.sql("SELECT id FROM paimon." + "fi." + lw + " WHERE v = 'v-2002'").collectAsList()
+        .stream().map(r -> String.valueOf(r.get(0))).toList(), "Paimon 0.9 opened only the file Lagoon's index admits");
+    assertTrue(session.sql("SELECT id FROM paimon.fi." + lw + " WHERE v = 'v-2001'").collectAsList().isEmpty());
   }
 }
