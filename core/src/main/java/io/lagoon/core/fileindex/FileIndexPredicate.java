@@ -196,11 +196,14 @@ public final class FileIndexPredicate {
    * The pushed filters the table's indexes can decide (for {@code EXPLAIN}): equality, null-safe
    * equality and IN on a Bloom- or bitmap-indexed column of a type the index decides, IS [NOT] NULL
    * and NOT of equality or IN on a bitmap-indexed one, and AND / OR of such filters (AND: either
-   * side; OR: both). Append tables only, as in {@link #mayMatch}.
+   * side; OR: both).
+   *
+   * @param keysOnly only filters on primary-key columns (what the scan planner lets indexes decide
+   *     on primary-key tables whose merged rows may be no file's record, see {@code ScanPlanner})
    */
-  public static java.util.List<Filter> usable(io.lagoon.core.schema.TableSchema schema, java.util.List<Filter> filters) {
+  public static java.util.List<Filter> usable(io.lagoon.core.schema.TableSchema schema, java.util.List<Filter> filters,
+                                              boolean keysOnly) {
     java.util.List<Filter> out = new java.util.ArrayList<>();
-    if (!schema.primaryKeys().isEmpty()) return out;
     java.util.Map<String, DataField> bloom = new HashMap<>();
     java.util.Map<String, DataField> bitmap = new HashMap<>();
     try {
@@ -209,7 +212,11 @@ public final class FileIndexPredicate {
     } catch (IllegalArgumentException e) {
       return out; // options another engine set that Lagoon does not take: no index use to show
     }
-    for (Filter f : filters) if (decides(f, bloom, bitmap)) out.add(f);
+    java.util.Set<String> keys = new java.util.HashSet<>(schema.primaryKeys());
+    for (Filter f : filters) {
+      if (keysOnly && !keys.containsAll(java.util.Arrays.asList(f.references()))) continue;
+      if (decides(f, bloom, bitmap)) out.add(f);
+    }
     return out;
   }
 

@@ -16,7 +16,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
 /**
  * Writes one sorted run of key-value records (ascending, unique keys) into one data file of a
  * primary-key table, collecting what its manifest entry needs: first and last key, key and value
- * stats, sequence range and the number of retract records.
+ * stats, sequence range and the number of retract records, and the file's indexes over the value
+ * columns (the table's columns, as Paimon indexes them), placed as an append file's are.
  */
 public final class KeyValueFileWriter {
   private final FileStoreTable table;
@@ -28,6 +29,8 @@ public final class KeyValueFileWriter {
   private final StatsCollector valueStats;
   private final KeyValueRow physical;
   private final boolean keysDetached;
+  private final Path bucketDir;
+  private final io.lagoon.core.fileindex.FileIndexBuilder index;
   private InternalRow firstKey;
   private InternalRow lastKey;
   private long minSeq = Long.MAX_VALUE;
@@ -55,6 +58,8 @@ public final class KeyValueFileWriter {
     this.keyStats = new StatsCollector(layout.keyTypes());
     this.valueStats = new StatsCollector(layout.valueTypes());
     this.physical = new KeyValueRow(layout.keyArity(), layout.valueFields().size());
+    this.bucketDir = bucketDir;
+    this.index = io.lagoon.core.fileindex.FileIndexBuilder.of(table.schema());
   }
 
   /**
@@ -90,6 +95,7 @@ public final class KeyValueFileWriter {
     writer.write(physical.replace(kv));
     keyStats.update(key);
     valueStats.update(value);
+    if (index != null) index.add(value);
     if (firstKey == null) firstKey = keysDetached ? key : key.copy();
     lastKey = keysDetached ? key : key.copy(); // else the caller may reuse its rows
     minSeq = Math.min(minSeq, kv.sequence());
@@ -115,10 +121,14 @@ public final class KeyValueFileWriter {
       return null;
     }
     long size = table.io().status(path).getLen();
+    io.lagoon.core.fileindex.FileIndexes.Placement placed = index == null
+        ? new io.lagoon.core.fileindex.FileIndexes.Placement(null, List.of())
+        : io.lagoon.core.fileindex.FileIndexes.place(table, bucketDir, path.getName()
+            + io.lagoon.core.fileindex.FileIndexes.SUFFIX, index.finish());
     return new DataFileMeta(path.getName(), size, rows,
         BinaryRows.serialize(firstKey, layout.keyTypes()), BinaryRows.serialize(last, layout.keyTypes()),
         keyStats.toSimpleStats(), valueStats.toSimpleStats(), minSeq, maxSeq, table.schema().id(), level,
-        List.of(), DataFileMeta.localNowMillis(), deletes, null, level == 0 ? 0 : 1, null, null);
+        placed.extraFiles(), DataFileMeta.localNowMillis(), deletes, placed.embedded(), level == 0 ? 0 : 1, null, null);
   }
 
   public void abort() {

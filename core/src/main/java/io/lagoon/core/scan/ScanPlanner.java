@@ -60,6 +60,10 @@ public final class ScanPlanner {
     long scanned = 0;
     long skipped = 0;
     long skippedByIndex = 0;
+    IndexRule rule = indexRule(valueFilters);
+    // Files whose indexes prove no row matches the value filters, where only a whole key section
+    // of such files may be dropped (primary-key tables merged on read).
+    Set<DataFileMeta> provenEmpty = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (ManifestEntry e : live) {
       // Rows of a postponed-bucket table wait in bucket-postpone until a compaction gives them a
       // bucket; Paimon's readers do not see them before that, so neither does a scan.
@@ -74,15 +78,32 @@ public final class ScanPlanner {
         skipped++;
         continue;
       }
-      if (!indexesMayMatch(e, valueFilters)) {
+      FileIndexPredicate index = rule == null ? null : indexPredicate(e);
+      if (index != null && !allMayMatch(index, rule.perFile)) {
         skipped++;
         skippedByIndex++;
         continue;
       }
+      if (index != null && rule.perSection && !allMayMatch(index, valueFilters)) provenEmpty.add(e.file);
       scanned++;
       String key = partKey + "/" + e.bucket;
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e.file);
       firstOfGroup.putIfAbsent(key, e);
+    }
+    if (!provenEmpty.isEmpty()) {
+      List<io.lagoon.core.types.PaimonType> keyTypes = new io.lagoon.core.mergetree.KeyValueLayout(schema).keyTypes();
+      for (List<DataFileMeta> files : groups.values()) {
+        for (io.lagoon.core.mergetree.Section section : io.lagoon.core.mergetree.KeySections.split(files, keyTypes)) {
+          List<DataFileMeta> all = new ArrayList<>();
+          for (List<DataFileMeta> run : section.runs()) all.addAll(run);
+          if (!provenEmpty.containsAll(all)) continue;
+          files.removeAll(all);
+          scanned -= all.size();
+          skipped += all.size();
+          skippedByIndex += all.size();
+        }
+      }
+      groups.values().removeIf(List::isEmpty);
     }
     List<DataSplit> splits = new ArrayList<>();
     for (Map.Entry<String, List<DataFileMeta>> g : groups.entrySet()) {
@@ -131,19 +152,56 @@ public final class ScanPlanner {
   }
 
   /**
-   * Whether the file's indexes (Bloom filters, {@link FileIndexPredicate}) admit every filter. Append
-   * tables only: a primary-key file's values may be shadowed by newer records, and its keys prune
-   * by key stats already. Columns map to the file's by field id (an index names the column as the
-   * file's schema did).
+   * Which filters a file's indexes may decide, and how (null: none). An index describes the
+   * records of its file, so on an append table, and on a primary-key table with deletion vectors
+   * (whose files' live rows are the table's rows: no merge on read), any filter the index rules
+   * out drops the file. On other primary-key tables a file's records merge with other files':
+   * a filter on key columns only drops a file alone (a key's rows come only from files holding
+   * it); a filter on other columns drops only a whole key section, every file of which is ruled
+   * out, and only under merge engines whose merged row is one of its records (deduplicate,
+   * first-row; partial-update and aggregation combine records into rows no file holds).
    */
-  private boolean indexesMayMatch(ManifestEntry e, List<Filter> valueFilters) throws IOException {
-    if (valueFilters.isEmpty() || table.hasPrimaryKey() || !FileIndexes.present(e.file)) return true;
+  private IndexRule indexRule(List<Filter> valueFilters) {
+    if (valueFilters.isEmpty()) return null;
+    if (!table.hasPrimaryKey() || table.options().deletionVectors()) return new IndexRule(valueFilters, false);
+    Set<String> keys = new HashSet<>(table.schema().primaryKeys());
+    List<Filter> keyOnly = new ArrayList<>();
+    for (Filter f : valueFilters) if (keys.containsAll(Arrays.asList(f.references()))) keyOnly.add(f);
+    boolean sections = keyOnly.size() < valueFilters.size() && !indexesDecideKeysOnly(table.schema());
+    return keyOnly.isEmpty() && !sections ? null : new IndexRule(keyOnly, sections);
+  }
+
+  /**
+   * Whether file indexes may decide only filters on key columns: primary-key tables without
+   * deletion vectors whose merge engine combines records into rows no file holds.
+   */
+  public static boolean indexesDecideKeysOnly(TableSchema schema) {
+    if (schema.primaryKeys().isEmpty() || new io.lagoon.core.table.TableOptions(schema.options()).deletionVectors()) {
+      return false;
+    }
+    io.lagoon.core.mergetree.engine.MergeEngine engine =
+        new io.lagoon.core.mergetree.engine.MergeOptions(schema.options()).engine();
+    return engine != io.lagoon.core.mergetree.engine.MergeEngine.DEDUPLICATE
+        && engine != io.lagoon.core.mergetree.engine.MergeEngine.FIRST_ROW;
+  }
+
+  /** Filters a file's indexes decide alone, and whether the others decide whole key sections. */
+  private record IndexRule(List<Filter> perFile, boolean perSection) {
+  }
+
+  /**
+   * The file's indexes as a predicate (Bloom filters and bitmaps, {@link FileIndexPredicate}),
+   * null when it has none that can be read. Columns map to the file's by field id (an index names
+   * the column as the file's schema did).
+   */
+  private FileIndexPredicate indexPredicate(ManifestEntry e) throws IOException {
+    if (!FileIndexes.present(e.file)) return null;
     Map<String, Map<String, io.lagoon.index.FileIndexFile.Body>> indexes =
         FileIndexes.read(table, table.paths().dataFile(e).getParent(), e.file);
-    if (indexes == null) return true;
+    if (indexes == null) return null;
     List<DataField> current = table.schema().fields();
     TableSchema fileSchema = table.schema(e.file.schemaId);
-    FileIndexPredicate predicate = new FileIndexPredicate(indexes, name -> {
+    return new FileIndexPredicate(indexes, name -> {
       int ci = indexOf(current, name);
       if (ci < 0) return null;
       for (DataField f : fileSchema.fields()) {
@@ -151,7 +209,10 @@ public final class ScanPlanner {
       }
       return null;
     });
-    for (Filter f : valueFilters) if (!predicate.mayMatch(f)) return false;
+  }
+
+  private static boolean allMayMatch(FileIndexPredicate index, List<Filter> filters) {
+    for (Filter f : filters) if (!index.mayMatch(f)) return false;
     return true;
   }
 

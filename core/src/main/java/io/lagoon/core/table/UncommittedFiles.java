@@ -35,10 +35,14 @@ public final class UncommittedFiles {
   /** Deletes the data files of entries that were certainly never committed, and the files beside them (indexes). */
   public static void deleteData(FileStoreTable table, Collection<ManifestEntry> entries) {
     DataFilePaths paths = table.paths();
-    for (ManifestEntry e : entries) {
-      Path data = paths.dataFile(e);
-      delete(table, data);
-      for (String extra : e.file.extraFiles) delete(table, new Path(data.getParent(), extra));
+    for (ManifestEntry e : entries) deleteInBucket(table, paths.dataFile(e).getParent(), java.util.List.of(e.file));
+  }
+
+  /** Deletes data files a writer wrote into one bucket folder and never committed, with the files beside them. */
+  public static void deleteInBucket(FileStoreTable table, Path bucketDir, Collection<io.lagoon.core.manifest.DataFileMeta> files) {
+    for (io.lagoon.core.manifest.DataFileMeta f : files) {
+      delete(table, new Path(bucketDir, f.fileName));
+      for (String extra : f.extraFiles) delete(table, new Path(bucketDir, extra));
     }
   }
 

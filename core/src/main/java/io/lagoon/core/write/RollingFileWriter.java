@@ -117,10 +117,7 @@ public final class RollingFileWriter {
   public void abort() {
     if (current != null) current.abort();
     current = null;
-    for (DataFileMeta f : done) {
-      UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
-      for (String extra : f.extraFiles) UncommittedFiles.delete(table, new Path(bucketDir, extra));
-    }
+    UncommittedFiles.deleteInBucket(table, bucketDir, done);
     done.clear();
   }
 }

@@ -132,7 +132,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
 
   @Override
   public String description() {
-    List<org.apache.spark.sql.sources.Filter> indexed = io.lagoon.core.fileindex.FileIndexPredicate.usable(table.schema(), filters);
+    List<org.apache.spark.sql.sources.Filter> indexed = io.lagoon.core.fileindex.FileIndexPredicate.usable(table.schema(), filters,
+        io.lagoon.core.scan.ScanPlanner.indexesDecideKeysOnly(table.schema()));
     return "LagoonScan " + table.fullName() + " filters=" + filters + (indexed.isEmpty() ? "" : " fileIndex=" + indexed)
         + (limit == null ? "" : " limit=" + limit);
   }

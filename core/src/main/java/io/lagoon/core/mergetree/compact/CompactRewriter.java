@@ -226,6 +226,6 @@ public final class CompactRewriter {
   }
 
   private void deleteQuietly(List<DataFileMeta> files) {
-    for (DataFileMeta f : files) UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
+    UncommittedFiles.deleteInBucket(table, bucketDir, files);
   }
 }

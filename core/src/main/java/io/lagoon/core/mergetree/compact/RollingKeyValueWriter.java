@@ -46,7 +46,7 @@ final class RollingKeyValueWriter {
   void abort() {
     if (current != null) current.abort();
     current = null;
-    for (DataFileMeta f : written) UncommittedFiles.delete(table, new Path(bucketDir, f.fileName));
+    UncommittedFiles.deleteInBucket(table, bucketDir, written);
     written.clear();
   }
 
