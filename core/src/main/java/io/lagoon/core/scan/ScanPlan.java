@@ -10,21 +10,33 @@ public final class ScanPlan {
   public final long filesScanned;
   public final long filesSkipped;
   public final long manifestsSkipped;
+  /** Of {@link #filesSkipped}, those their partition ruled out. */
+  public final long filesSkippedByPartition;
+  /** Of {@link #filesSkipped}, those their min/max stats (key stats on primary-key tables) ruled out. */
+  public final long filesSkippedByStats;
   /** Of {@link #filesSkipped}, those only their file indexes ruled out (their stats could not). */
   public final long filesSkippedByIndex;
 
   public ScanPlan(Snapshot snapshot, List<DataSplit> splits, long filesScanned, long filesSkipped, long manifestsSkipped) {
-    this(snapshot, splits, filesScanned, filesSkipped, manifestsSkipped, 0);
+    this(snapshot, splits, filesScanned, filesSkipped, manifestsSkipped, 0, 0, 0);
   }
 
   public ScanPlan(Snapshot snapshot, List<DataSplit> splits, long filesScanned, long filesSkipped, long manifestsSkipped,
-                  long filesSkippedByIndex) {
+                  long filesSkippedByPartition, long filesSkippedByStats, long filesSkippedByIndex) {
     this.snapshot = snapshot;
     this.splits = splits;
     this.filesScanned = filesScanned;
     this.filesSkipped = filesSkipped;
     this.manifestsSkipped = manifestsSkipped;
+    this.filesSkippedByPartition = filesSkippedByPartition;
+    this.filesSkippedByStats = filesSkippedByStats;
     this.filesSkippedByIndex = filesSkippedByIndex;
+  }
+
+  /** The same plan over other splits (the counts stay those of planning). */
+  public ScanPlan withSplits(List<DataSplit> other) {
+    return new ScanPlan(snapshot, other, filesScanned, filesSkipped, manifestsSkipped, filesSkippedByPartition,
+        filesSkippedByStats, filesSkippedByIndex);
   }
 
   public long rowCount() {

@@ -60,6 +60,8 @@ public final class ScanPlanner {
     long scanned = 0;
     long skipped = 0;
     long skippedByIndex = 0;
+    long skippedByPartition = 0;
+    long skippedByStats = 0;
     IndexRule rule = indexRule(valueFilters);
     // Files whose indexes prove no row matches the value filters, where only a whole key section
     // of such files may be dropped (primary-key tables merged on read).
@@ -74,8 +76,14 @@ public final class ScanPlanner {
         pm = partitionMayMatch(e.partition, partFields, partFilters);
         partitionMatch.put(partKey, pm);
       }
-      if (!pm || !fileMayMatch(e.file, valueFilters)) {
+      if (!pm) {
         skipped++;
+        skippedByPartition++;
+        continue;
+      }
+      if (!fileMayMatch(e.file, valueFilters)) {
+        skipped++;
+        skippedByStats++;
         continue;
       }
       FileIndexPredicate index = rule == null ? null : indexPredicate(e);
@@ -110,7 +118,8 @@ public final class ScanPlanner {
       ManifestEntry e = firstOfGroup.get(g.getKey());
       splits.add(new DataSplit(e.partition, e.bucket, paths.bucketPath(e.partition, e.bucket), g.getValue()));
     }
-    return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0], skippedByIndex);
+    return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0], skippedByPartition, skippedByStats,
+        skippedByIndex);
   }
 
   private static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {

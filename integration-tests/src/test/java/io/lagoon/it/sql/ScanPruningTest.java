@@ -103,6 +103,28 @@ class ScanPruningTest extends LagoonSparkTest {
     check("x > 140.0", 6, 1);
   }
 
+  /** The Spark UI shows what skipped each file: its partition, its stats, its index, a runtime filter. */
+  @Test
+  void skippedFilesAreCountedByMechanism() {
+    Map<String, Long> stats = metrics(executed("SELECT count(*) FROM lake.pr.t WHERE id = 42"));
+    assertEquals(9L, stats.get("lagoonFilesSkippedByStats"));
+    assertEquals(0L, stats.get("lagoonFilesSkippedByPartition"));
+    assertEquals(0L, stats.get("lagoonFilesSkippedByIndex"));
+    assertEquals(0L, stats.get("lagoonFilesSkippedAtRunTime"));
+    // One commit writing both partitions: one manifest, so the files of p = 0 are skipped one by one.
+    sql("CREATE TABLE lake.pr.two (id BIGINT, p INT) PARTITIONED BY (p)");
+    sql("INSERT INTO lake.pr.two VALUES (1, 0), (2, 1), (3, 2)");
+    Map<String, Long> part = metrics(executed("SELECT count(*) FROM lake.pr.two WHERE p = 1"));
+    assertEquals(2L, part.get("lagoonFilesSkippedByPartition"));
+    assertEquals(1L, part.get("lagoonFilesScanned"));
+  }
+
+  private static SparkPlan executed(String query) {
+    Dataset<Row> df = sql(query);
+    df.collect();
+    return df.queryExecution().executedPlan();
+  }
+
   @Test
   void nullCountsSkipFiles() {
     check("x IS NULL", 10, 10);

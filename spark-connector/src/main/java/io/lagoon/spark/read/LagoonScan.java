@@ -157,7 +157,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
           for (DataFileMeta f : split.files) if (keptKeyRanges.test(f)) files.add(f);
           if (!files.isEmpty()) splits.add(new DataSplit(split.partition, split.bucket, split.bucketPath, files));
         }
-        p = new ScanPlan(p.snapshot, splits, p.filesScanned, p.filesSkipped, p.manifestsSkipped, p.filesSkippedByIndex);
+        p = p.withSplits(splits);
       }
       long maxBytes = SplitSize.of(p, conf);
       // Decided once, on the plan before runtime filters (which only drop files).
@@ -400,7 +400,10 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         ScanMetrics.value(ScanMetrics.FILES_SCANNED, read - hidden),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED, p.filesSkipped + (p.filesScanned - read) + hidden),
         ScanMetrics.value(ScanMetrics.MANIFESTS_SKIPPED, p.manifestsSkipped),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_PARTITION, p.filesSkippedByPartition),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_STATS, p.filesSkippedByStats),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_INDEX, p.filesSkippedByIndex),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED_AT_RUN_TIME, p.filesScanned - read),
         ScanMetrics.value(ScanMetrics.SECTIONS_MERGED, table.hasPrimaryKey() ? pkPartitions().sectionsMerged : 0)};
   }
 }

@@ -9,7 +9,10 @@ public final class ScanMetrics {
   public static final String FILES_SCANNED = "lagoonFilesScanned";
   public static final String FILES_SKIPPED = "lagoonFilesSkipped";
   public static final String MANIFESTS_SKIPPED = "lagoonManifestsSkipped";
+  public static final String FILES_SKIPPED_BY_PARTITION = "lagoonFilesSkippedByPartition";
+  public static final String FILES_SKIPPED_BY_STATS = "lagoonFilesSkippedByStats";
   public static final String FILES_SKIPPED_BY_INDEX = "lagoonFilesSkippedByIndex";
+  public static final String FILES_SKIPPED_AT_RUN_TIME = "lagoonFilesSkippedAtRunTime";
   public static final String SECTIONS_MERGED = "lagoonSectionsMerged";
   public static final String MERGED_ROWS = "lagoonMergedRows";
   public static final String COLUMNAR_MERGED_ROWS = "lagoonColumnarMergedRows";
@@ -35,7 +38,28 @@ public final class ScanMetrics {
     @Override public String description() { return "manifests skipped"; }
   }
 
-  /** Of the data files skipped, those only their file indexes (Bloom filters) ruled out. */
+  /** Of the data files skipped, those their partition values ruled out. */
+  public static final class FilesSkippedByPartition extends CustomSumMetric {
+    @Override public String name() { return FILES_SKIPPED_BY_PARTITION; }
+    @Override public String description() { return "data files skipped by partition"; }
+  }
+
+  /** Of the data files skipped, those their min/max stats ruled out (key stats on primary-key tables). */
+  public static final class FilesSkippedByStats extends CustomSumMetric {
+    @Override public String name() { return FILES_SKIPPED_BY_STATS; }
+    @Override public String description() { return "data files skipped by min/max stats"; }
+  }
+
+  /**
+   * Of the data files skipped, those runtime filters ruled out: a MERGE source's key values
+   * against the files' key ranges, or the files a copy-on-write statement found no match in.
+   */
+  public static final class FilesSkippedAtRunTime extends CustomSumMetric {
+    @Override public String name() { return FILES_SKIPPED_AT_RUN_TIME; }
+    @Override public String description() { return "data files skipped by runtime filter (key range, matched files)"; }
+  }
+
+  /** Of the data files skipped, those only their file indexes (Bloom filters, bitmaps) ruled out. */
   public static final class FilesSkippedByIndex extends CustomSumMetric {
     @Override public String name() { return FILES_SKIPPED_BY_INDEX; }
     @Override public String description() { return "data files skipped by file index"; }
@@ -66,7 +90,8 @@ public final class ScanMetrics {
   }
 
   public static CustomMetric[] supported() {
-    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new FilesSkippedByIndex(),
+    return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new FilesSkippedByPartition(),
+        new FilesSkippedByStats(), new FilesSkippedByIndex(), new FilesSkippedAtRunTime(),
         new SectionsMerged(),
         new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors()};
   }
