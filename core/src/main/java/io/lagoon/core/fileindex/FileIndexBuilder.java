@@ -2,6 +2,7 @@ package io.lagoon.core.fileindex;
 
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.types.TypeRoot;
+import io.lagoon.index.BitSliceIndex;
 import io.lagoon.index.BitmapIndex;
 import io.lagoon.index.BloomFilterIndex;
 import io.lagoon.index.FileIndexFile;
@@ -21,21 +22,27 @@ import org.apache.spark.unsafe.types.UTF8String;
  * a small filter that Paimon's readers read all the same. Hashes are Paimon's
  * ({@link ValueHashes}): timestamps by epoch millis up to precision 3, micros above. Each
  * bitmap-indexed column collects its values' rows as they come ({@link BitmapIndex}, keys as
- * Paimon encodes them, timestamps as the Bloom filter hashes them).
+ * Paimon encodes them, timestamps as the Bloom filter hashes them), and each column with a
+ * bit-sliced index its values as longs ({@link BitSliceIndex}).
  */
 public final class FileIndexBuilder {
   private final List<FileIndexOptions.BloomColumn> columns;
   private final long[][] hashes;
-  private final List<FileIndexOptions.BitmapColumn> bitmapColumns;
+  private final List<FileIndexOptions.IndexedColumn> bitmapColumns;
   private final BitmapIndex.Builder[] bitmaps;
+  private final List<FileIndexOptions.IndexedColumn> bsiColumns;
+  private final BitSliceIndex.Builder[] bsis;
   private int rows;
 
-  private FileIndexBuilder(List<FileIndexOptions.BloomColumn> columns, List<FileIndexOptions.BitmapColumn> bitmapColumns) {
+  private FileIndexBuilder(List<FileIndexOptions.BloomColumn> columns, List<FileIndexOptions.IndexedColumn> bitmapColumns,
+                           List<FileIndexOptions.IndexedColumn> bsiColumns) {
     this.columns = columns;
     this.hashes = new long[columns.size()][];
     for (int i = 0; i < hashes.length; i++) hashes[i] = new long[256];
     this.bitmapColumns = bitmapColumns;
     this.bitmaps = new BitmapIndex.Builder[bitmapColumns.size()];
+    this.bsiColumns = bsiColumns;
+    this.bsis = new BitSliceIndex.Builder[bsiColumns.size()];
     resetBitmaps();
   }
 
@@ -43,20 +50,28 @@ public final class FileIndexBuilder {
     for (int i = 0; i < bitmaps.length; i++) {
       bitmaps[i] = new BitmapIndex.Builder(FileIndexOptions.bitmapWidth(bitmapColumns.get(i).field().type().root()));
     }
+    for (int i = 0; i < bsis.length; i++) bsis[i] = new BitSliceIndex.Builder();
   }
 
   /** A builder for the table's indexes, or null when it has none. */
   public static FileIndexBuilder of(TableSchema schema) {
     List<FileIndexOptions.BloomColumn> columns = FileIndexOptions.bloomColumns(schema);
-    List<FileIndexOptions.BitmapColumn> bitmapColumns = FileIndexOptions.bitmapColumns(schema);
-    return columns.isEmpty() && bitmapColumns.isEmpty() ? null : new FileIndexBuilder(columns, bitmapColumns);
+    List<FileIndexOptions.IndexedColumn> bitmapColumns = FileIndexOptions.bitmapColumns(schema);
+    List<FileIndexOptions.IndexedColumn> bsiColumns = FileIndexOptions.bsiColumns(schema);
+    return columns.isEmpty() && bitmapColumns.isEmpty() && bsiColumns.isEmpty() ? null
+        : new FileIndexBuilder(columns, bitmapColumns, bsiColumns);
   }
 
   public void add(InternalRow row) {
     for (int c = 0; c < bitmaps.length; c++) {
-      FileIndexOptions.BitmapColumn col = bitmapColumns.get(c);
+      FileIndexOptions.IndexedColumn col = bitmapColumns.get(c);
       int p = col.position();
       bitmaps[c].add(row.isNullAt(p) ? null : key(col.field().type(), row, p));
+    }
+    for (int c = 0; c < bsis.length; c++) {
+      FileIndexOptions.IndexedColumn col = bsiColumns.get(c);
+      int p = col.position();
+      bsis[c].add(row.isNullAt(p) ? null : bsiValue(col.field().type(), row, p));
     }
     if (hashes.length > 0 && rows == hashes[0].length) {
       for (int c = 0; c < hashes.length; c++) hashes[c] = Arrays.copyOf(hashes[c], rows * 2);
@@ -120,12 +135,35 @@ public final class FileIndexBuilder {
     }
   }
 
+  /** A non-null value as the bit-sliced index holds it: integers, epoch days, timestamps, unscaled decimals. */
+  static long bsiValue(io.lagoon.core.types.PaimonType type, InternalRow row, int p) {
+    switch (type.root()) {
+      case TINYINT: return row.getByte(p);
+      case SMALLINT: return row.getShort(p);
+      case INT:
+      case DATE: return row.getInt(p);
+      case BIGINT: return row.getLong(p);
+      case TIMESTAMP:
+      case TIMESTAMP_LTZ: {
+        long micros = row.getLong(p);
+        return type.precision() <= 3 ? Math.floorDiv(micros, 1000L) : micros;
+      }
+      case DECIMAL: return row.getDecimal(p, type.precision(), type.scale()).toUnscaledLong();
+      default: throw new IllegalStateException("No bsi index for " + type.root());
+    }
+  }
+
   /** The file's index container, and forgets the rows for the next file. */
   public byte[] finish() {
     Map<String, Map<String, byte[]>> out = new LinkedHashMap<>();
     for (int c = 0; c < bitmaps.length; c++) {
       out.computeIfAbsent(bitmapColumns.get(c).field().name(), k -> new LinkedHashMap<>())
           .put(BitmapIndex.TYPE, bitmaps[c].serialize());
+    }
+    for (int c = 0; c < bsis.length; c++) {
+      byte[] bsi = bsis[c].serialize();
+      if (bsi == null) continue; // a value the layout cannot hold: no bsi index in this file
+      out.computeIfAbsent(bsiColumns.get(c).field().name(), k -> new LinkedHashMap<>()).put(BitSliceIndex.TYPE, bsi);
     }
     resetBitmaps();
     for (int c = 0; c < columns.size(); c++) {

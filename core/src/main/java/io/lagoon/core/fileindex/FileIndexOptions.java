@@ -23,6 +23,7 @@ import java.util.Set;
 public final class FileIndexOptions {
   public static final String BLOOM_COLUMNS = "file-index.bloom-filter.columns";
   public static final String BITMAP_COLUMNS = "file-index.bitmap.columns";
+  public static final String BSI_COLUMNS = "file-index.bsi.columns";
   public static final String IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold";
   /** Types Paimon builds Bloom filters for. */
   static final Set<TypeRoot> BLOOM_TYPES = EnumSet.of(TypeRoot.TINYINT, TypeRoot.SMALLINT, TypeRoot.INT, TypeRoot.BIGINT,
@@ -33,8 +34,53 @@ public final class FileIndexOptions {
   record BloomColumn(int position, DataField field, double fpp, long items) {
   }
 
-  /** One bitmap-indexed column: its position in the row and field. */
-  record BitmapColumn(int position, DataField field) {
+  /** One column with a bitmap or bit-sliced index: its position in the row and field. */
+  record IndexedColumn(int position, DataField field) {
+  }
+
+  /** Types Paimon builds bit-sliced indexes for (decimals whose unscaled value is a long). */
+  static boolean bsiType(io.lagoon.core.types.PaimonType type) {
+    switch (type.root()) {
+      case TINYINT:
+      case SMALLINT:
+      case INT:
+      case BIGINT:
+      case DATE:
+      case TIMESTAMP:
+      case TIMESTAMP_LTZ: return true;
+      case DECIMAL: return type.precision() <= 18;
+      default: return false;
+    }
+  }
+
+  /**
+   * The columns with a bit-sliced index (empty without the option).
+   *
+   * @throws IllegalArgumentException naming the option when a column is unknown or of a type
+   *     without bsi indexes
+   */
+  static List<IndexedColumn> bsiColumns(TableSchema schema) {
+    return bsiColumns(schema.fields(), schema.options());
+  }
+
+  private static List<IndexedColumn> bsiColumns(List<DataField> fields, Map<String, String> o) {
+    return typedColumns(fields, o, BSI_COLUMNS, f -> bsiType(f.type()),
+        "no bsi index (integers, dates, timestamps and decimals of precision up to 18 have)");
+  }
+
+  /** The columns an option lists, each checked to exist and to be of a type the index takes. */
+  private static List<IndexedColumn> typedColumns(List<DataField> fields, Map<String, String> o, String option,
+                                                  java.util.function.Predicate<DataField> takes, String otherwise) {
+    List<IndexedColumn> out = new ArrayList<>();
+    for (int i : positions(fields, o, option)) {
+      DataField f = fields.get(i);
+      if (!takes.test(f)) {
+        throw new IllegalArgumentException("Table option '" + option + "': column '" + f.name() + "' is "
+            + f.type().root() + ", which has " + otherwise);
+      }
+      out.add(new IndexedColumn(i, f));
+    }
+    return out;
   }
 
   /** How Paimon encodes a value of each type it builds bitmaps for; null for the others. */
@@ -60,21 +106,13 @@ public final class FileIndexOptions {
    * @throws IllegalArgumentException naming the option when a column is unknown or of a type
    *     without bitmap indexes
    */
-  static List<BitmapColumn> bitmapColumns(TableSchema schema) {
+  static List<IndexedColumn> bitmapColumns(TableSchema schema) {
     return bitmapColumns(schema.fields(), schema.options());
   }
 
-  private static List<BitmapColumn> bitmapColumns(List<DataField> fields, Map<String, String> o) {
-    List<BitmapColumn> out = new ArrayList<>();
-    for (int i : positions(fields, o, BITMAP_COLUMNS)) {
-      DataField f = fields.get(i);
-      if (bitmapWidth(f.type().root()) == null) {
-        throw new IllegalArgumentException("Table option '" + BITMAP_COLUMNS + "': column '" + f.name() + "' is "
-            + f.type().root() + ", which has no bitmap index (booleans, integers, dates, timestamps and strings have)");
-      }
-      out.add(new BitmapColumn(i, f));
-    }
-    return out;
+  private static List<IndexedColumn> bitmapColumns(List<DataField> fields, Map<String, String> o) {
+    return typedColumns(fields, o, BITMAP_COLUMNS, f -> bitmapWidth(f.type().root()) != null,
+        "no bitmap index (booleans, integers, dates, timestamps and strings have)");
   }
 
   /** The positions of the columns an option lists, each checked to exist. */
@@ -146,6 +184,7 @@ public final class FileIndexOptions {
   public static void validate(List<DataField> fields, Map<String, String> options) {
     bloomColumns(fields, options);
     bitmapColumns(fields, options);
+    bsiColumns(fields, options);
     inManifestThreshold(options);
   }
 
