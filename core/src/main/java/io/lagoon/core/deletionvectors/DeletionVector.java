@@ -94,6 +94,17 @@ public final class DeletionVector {
     return cardinality() == 0;
   }
 
+  /**
+   * The rows of a file of {@code rowCount} rows that a row selection does not keep (positions
+   * below 2^31, as a file index holds them), plus those {@code deleted} (null: none) deletes.
+   */
+  public static DeletionVector outside(RoaringBitmap kept, long rowCount, DeletionVector deleted) {
+    DeletionVector out = new DeletionVector(deleted != null && deleted.bitmap64);
+    out.bitmaps.put(0, RoaringBitmap.flip(kept, 0L, rowCount));
+    if (deleted != null) out.merge(deleted);
+    return out;
+  }
+
   /** Adds every position the other vector deletes. */
   public void merge(DeletionVector other) {
     for (Map.Entry<Integer, RoaringBitmap> e : other.bitmaps.entrySet()) {

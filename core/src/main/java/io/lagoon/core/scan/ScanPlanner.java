@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +67,7 @@ public final class ScanPlanner {
     // Files whose indexes prove no row matches the value filters, where only a whole key section
     // of such files may be dropped (primary-key tables merged on read).
     Set<DataFileMeta> provenEmpty = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Map<String, org.roaringbitmap.RoaringBitmap> rowSelections = new HashMap<>();
     for (ManifestEntry e : live) {
       // Rows of a postponed-bucket table wait in bucket-postpone until a compaction gives them a
       // bucket; Paimon's readers do not see them before that, so neither does a scan.
@@ -93,6 +95,11 @@ public final class ScanPlanner {
         continue;
       }
       if (index != null && rule.perSection && !allMayMatch(index, valueFilters)) provenEmpty.add(e.file);
+      if (index != null && !table.hasPrimaryKey()) {
+        // Leaving rows out makes the reader produce row positions: worth it when most rows go.
+        org.roaringbitmap.RoaringBitmap kept = candidateRows(index, valueFilters);
+        if (kept != null && kept.getLongCardinality() <= e.file.rowCount / 2) rowSelections.put(e.file.fileName, kept);
+      }
       scanned++;
       String key = partKey + "/" + e.bucket;
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e.file);
@@ -119,7 +126,7 @@ public final class ScanPlanner {
       splits.add(new DataSplit(e.partition, e.bucket, paths.bucketPath(e.partition, e.bucket), g.getValue()));
     }
     return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0], skippedByPartition, skippedByStats,
-        skippedByIndex);
+        skippedByIndex, rowSelections);
   }
 
   private static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {
@@ -218,6 +225,16 @@ public final class ScanPlanner {
       }
       return null;
     });
+  }
+
+  /** The rows every filter may match by the file's bitmap and bit-sliced indexes; null when they cannot tell. */
+  private static org.roaringbitmap.RoaringBitmap candidateRows(FileIndexPredicate index, List<Filter> filters) {
+    org.roaringbitmap.RoaringBitmap out = null;
+    for (Filter f : filters) {
+      org.roaringbitmap.RoaringBitmap rows = index.candidateRows(f);
+      if (rows != null) out = out == null ? rows.clone() : org.roaringbitmap.RoaringBitmap.and(out, rows);
+    }
+    return out;
   }
 
   private static boolean allMayMatch(FileIndexPredicate index, List<Filter> filters) {

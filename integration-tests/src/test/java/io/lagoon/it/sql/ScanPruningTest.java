@@ -4,18 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.it.LagoonSparkTest;
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
-import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
-import org.apache.spark.sql.execution.metric.SQLMetric;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import scala.collection.JavaConverters;
 
 /**
  * Partition pruning and min/max file skipping for every supported predicate shape, checked both
@@ -44,31 +38,7 @@ class ScanPruningTest extends LagoonSparkTest {
   }
 
   static Map<String, Long> metrics(SparkPlan plan) {
-    Map<String, Long> out = new HashMap<>();
-    walk(plan, out);
-    return out;
-  }
-
-  /** Visits every node, entering adaptive plans and query stages, which hide their children. */
-  private static void walk(SparkPlan p, Map<String, Long> out) {
-    if (p instanceof AdaptiveSparkPlanExec) {
-      walk(((AdaptiveSparkPlanExec) p).executedPlan(), out);
-      return;
-    }
-    if (p instanceof QueryStageExec) {
-      walk(((QueryStageExec) p).plan(), out);
-      return;
-    }
-    collect(p, out);
-    for (SparkPlan c : JavaConverters.seqAsJavaList(p.children())) walk(c, out);
-  }
-
-  private static void collect(SparkPlan p, Map<String, Long> out) {
-    if (p instanceof BatchScanExec) {
-      for (Map.Entry<String, SQLMetric> e : JavaConverters.mapAsJavaMap(p.metrics()).entrySet()) {
-        out.put(e.getKey(), e.getValue().value());
-      }
-    }
+    return io.lagoon.it.oracle.PlanMetrics.ofScans(plan);
   }
 
   private static void check(String where, long expectedCount, long expectedScanned) {

@@ -13,8 +13,8 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
  * Reads the file ranges of one input partition in turn, leaving out rows their files' deletion
- * vectors mark. Elements are rows or columnar batches, whichever the file reader was built to
- * return.
+ * vectors mark, and rows outside a file's row selection (what its bitmap or bit-sliced indexes
+ * admit). Elements are rows or columnar batches, whichever the file reader was built to return.
  */
 final class FileRangesReader<T> implements PartitionReader<T> {
   private final Iterator<LagoonInputPartition.FileRange> ranges;
@@ -44,7 +44,14 @@ final class FileRangesReader<T> implements PartitionReader<T> {
       LagoonInputPartition.FileRange r = ranges.next();
       try {
         DeletionVector deleted = r.deletionVector == null ? null : vectors.load(r.deletionVector);
-        current = reader.open(new Path(r.path), r.start, r.length, r.fileSize, deleted, n -> rowsDeleted += n);
+        if (r.selection == null) {
+          current = reader.open(new Path(r.path), r.start, r.length, r.fileSize, deleted, n -> rowsDeleted += n);
+        } else {
+          // Rows the file's indexes rule out are left out as deleted ones (the driver's metric
+          // counts them); the vector's own deletions in such a file are not counted apart.
+          current = reader.open(new Path(r.path), r.start, r.length, r.fileSize,
+              DeletionVector.outside(r.selection, r.rowCount, deleted), n -> { });
+        }
       } catch (RuntimeException e) {
         throw new IOException("Cannot read data file " + r.path + ": " + e.getMessage(), e);
       }

@@ -21,17 +21,28 @@ public final class LagoonInputPartition implements InputPartition, HasPartitionK
     public final long fileSize;
     /** Where the file's deletion vector is; null when no row of it is deleted. */
     public final DeletionVectorIndex.Ref deletionVector;
+    /** The rows of the file its indexes admit (the others are left out); null: every row. */
+    public final org.roaringbitmap.RoaringBitmap selection;
+    /** The file's row count (what a selection's complement spans). */
+    public final long rowCount;
 
     public FileRange(String path, long start, long length, long fileSize) {
       this(path, start, length, fileSize, null);
     }
 
     public FileRange(String path, long start, long length, long fileSize, DeletionVectorIndex.Ref deletionVector) {
+      this(path, start, length, fileSize, deletionVector, null, 0);
+    }
+
+    public FileRange(String path, long start, long length, long fileSize, DeletionVectorIndex.Ref deletionVector,
+                     org.roaringbitmap.RoaringBitmap selection, long rowCount) {
       this.path = path;
       this.start = start;
       this.length = length;
       this.fileSize = fileSize;
       this.deletionVector = deletionVector;
+      this.selection = selection;
+      this.rowCount = rowCount;
     }
   }
 

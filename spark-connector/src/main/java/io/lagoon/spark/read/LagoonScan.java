@@ -229,7 +229,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         if (!kept(path, f)) continue;
         for (long start = 0; start < f.fileSize; start += maxBytes) {
           ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
-              vectors.refOf(f.fileName)));
+              vectors.refOf(f.fileName), p.rowSelections.get(f.fileName), f.rowCount));
         }
         rowsPlanned += f.rowCount;
         // Without filters every row counts toward the limit, so later files are not needed; a
@@ -290,7 +290,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     // Own copy of the configuration: Spark's Parquet reader writes its read schema into it.
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, wholeFileRewrite ? List.of() : filters,
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batch,
-        rawFiles ? formats : java.util.Set.of(), !vectors.isEmpty() || metadata.contains(MetadataColumns.POS),
+        rawFiles ? formats : java.util.Set.of(),
+        !vectors.isEmpty() || metadata.contains(MetadataColumns.POS) || !plan().rowSelections.isEmpty(),
         metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS), wholeFilesOnly());
     MergeReadContext merge = null;
     if (merging) {
@@ -404,6 +405,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_STATS, p.filesSkippedByStats),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_INDEX, p.filesSkippedByIndex),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_AT_RUN_TIME, p.filesScanned - read),
+        ScanMetrics.value(ScanMetrics.ROWS_SKIPPED_BY_INDEX, p.rowsSkippedByIndex()),
         ScanMetrics.value(ScanMetrics.SECTIONS_MERGED, table.hasPrimaryKey() ? pkPartitions().sectionsMerged : 0)};
   }
 }

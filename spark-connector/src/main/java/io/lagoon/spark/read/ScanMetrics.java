@@ -17,6 +17,7 @@ public final class ScanMetrics {
   public static final String MERGED_ROWS = "lagoonMergedRows";
   public static final String COLUMNAR_MERGED_ROWS = "lagoonColumnarMergedRows";
   public static final String ROWS_DELETED_BY_VECTORS = "lagoonRowsDeletedByVectors";
+  public static final String ROWS_SKIPPED_BY_INDEX = "lagoonRowsSkippedByIndex";
 
   private ScanMetrics() {}
 
@@ -83,7 +84,16 @@ public final class ScanMetrics {
     @Override public String description() { return "rows from merged sections, merged columnar"; }
   }
 
-  /** Rows of the files read that their deletion vectors left out. */
+  /**
+   * Rows of the planned files that their bitmap or bit-sliced indexes rule out: the reader leaves
+   * them out as deleted rows (not given to Spark's filter).
+   */
+  public static final class RowsSkippedByIndex extends CustomSumMetric {
+    @Override public String name() { return ROWS_SKIPPED_BY_INDEX; }
+    @Override public String description() { return "rows skipped by file index (bitmaps)"; }
+  }
+
+  /** Rows of the files read that their deletion vectors left out (in files without a row selection). */
   public static final class RowsDeletedByVectors extends CustomSumMetric {
     @Override public String name() { return ROWS_DELETED_BY_VECTORS; }
     @Override public String description() { return "rows dropped by deletion vectors"; }
@@ -93,7 +103,7 @@ public final class ScanMetrics {
     return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new FilesSkippedByPartition(),
         new FilesSkippedByStats(), new FilesSkippedByIndex(), new FilesSkippedAtRunTime(),
         new SectionsMerged(),
-        new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors()};
+        new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors(), new RowsSkippedByIndex()};
   }
 
   public static CustomTaskMetric value(String name, long value) {
