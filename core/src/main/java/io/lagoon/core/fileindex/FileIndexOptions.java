@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * The file-index options of a table, as Paimon names them: {@code file-index.bloom-filter.columns}
- * with per-column {@code file-index.bloom-filter.<col>.fpp} (default 0.1) and
+ * with per-column {@code file-index.bloom-filter.<col>.fpp} (default 0.01 for filters sized by the
+ * file, Paimon's 0.1 with {@code items}) and
  * {@code .items}, {@code file-index.bitmap.columns} (written in bitmap version 1, which Paimon 0.9
  * and 1.x read, whatever {@code file-index.bitmap.version} says), and
  * {@code file-index.in-manifest-threshold} (indexes up to this size are
@@ -156,7 +157,10 @@ public final class FileIndexOptions {
             + "strings and binary have)");
       }
       String prefix = "file-index.bloom-filter." + name + ".";
-      double fpp = parseDouble(o, prefix + "fpp", io.lagoon.index.BloomFilterIndex.DEFAULT_FPP);
+      // With items set the filter is sized as Paimon sizes it (its default fpp); without, for the
+      // file's distinct values, at a lower default fpp (see SIZED_DEFAULT_FPP).
+      double fpp = parseDouble(o, prefix + "fpp", o.containsKey(prefix + "items")
+          ? io.lagoon.index.BloomFilterIndex.DEFAULT_FPP : io.lagoon.index.BloomFilterIndex.SIZED_DEFAULT_FPP);
       if (!(fpp > 0 && fpp < 1)) {
         throw new IllegalArgumentException("Table option '" + prefix + "fpp' must be between 0 and 1 (exclusive), got "
             + o.get(prefix + "fpp"));

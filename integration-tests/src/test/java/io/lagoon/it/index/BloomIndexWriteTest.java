@@ -96,10 +96,10 @@ class BloomIndexWriteTest extends LagoonSparkTest {
           assertEquals(List.of(e.file.fileName + ".index"), e.file.extraFiles);
           container = Files.readAllBytes(dir(t).resolve("bucket-0").resolve(e.file.extraFiles.get(0)));
         }
-        // Sized for the file's 400 distinct values, not Paimon's default million (600 KB a file).
+        // Sized for the file's 400 distinct values at fpp 0.01, not Paimon's default million (600 KB a file).
         io.lagoon.index.FileIndexFile.Body v = io.lagoon.index.FileIndexFile.read(container).get("v")
             .get(io.lagoon.index.BloomFilterIndex.TYPE);
-        assertEquals(io.lagoon.index.BloomFilterIndex.sized(400, 0.1).serialize().length, v.length());
+        assertEquals(io.lagoon.index.BloomFilterIndex.sized(400, 0.01).serialize().length, v.length());
       }
       assertEquals(0, planned(t, new EqualTo("v", "v-2001")), t + ": a miss plans no file");
       assertEquals(1, planned(t, new EqualTo("v", "v-2002")), t + ": a hit plans its file");
