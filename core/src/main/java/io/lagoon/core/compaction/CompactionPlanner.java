@@ -97,8 +97,9 @@ public final class CompactionPlanner {
   }
 
   /**
-   * {@code rewrite_file_index}: one task per live append file the filter keeps, each building the
-   * file's indexes anew from its rows (no data rewritten).
+   * {@code rewrite_file_index}: one task per live data file the filter keeps, each building the
+   * file's indexes anew from its rows (no data rewritten). A primary-key file is read for its value
+   * columns (the table's, by name), every record included, as its writer indexed them.
    */
   public static List<CompactionTask> fileIndexTasks(SparkSession spark, FileStoreTable table, Snapshot snapshot,
                                                     Predicate<ManifestEntry> filter) throws IOException {

@@ -18,8 +18,8 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>Each engine writes an append table of {@code --rows} rows {@code (id BIGINT, v STRING, k INT)}
  * in {@code --commits} commits, with a Bloom filter index on the high-cardinality string {@code v}
- * (Paimon's default options: fpp 0.1; Paimon sizes each filter for a million values, Lagoon for
- * the file's), and the same table without the index. Then it times point lookups {@code v = <a
+ * (each engine's default options: Paimon sizes each filter for a million values at fpp 0.1, Lagoon
+ * for the file's distinct values at fpp 0.01), and the same table without the index. Then it times point lookups {@code v = <a
  * present value>} and {@code v = <an absent value>} on both tables, reporting data files planned
  * and rows read (Spark's input metrics), cold (first) and warm (median of {@code --runs}), and
  * index bytes on disk beside data bytes. Every answer is checked against plain Spark.

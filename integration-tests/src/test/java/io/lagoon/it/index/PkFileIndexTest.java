@@ -146,4 +146,40 @@ class PkFileIndexTest extends LagoonSparkTest {
       }
     }
   }
+
+  /** rewrite_file_index indexes the existing files of a primary-key table, data untouched; scans then use the indexes. */
+  @Test
+  void rewriteFileIndexIndexesPrimaryKeyFiles() throws Exception {
+    sql("CREATE TABLE lake.pki.later (k1 INT NOT NULL, k2 STRING NOT NULL, cat STRING, v STRING) TBLPROPERTIES ("
+        + "'primary-key' = 'k1,k2', 'bucket' = '1', 'write-only' = 'true', 'deletion-vectors.enabled' = 'true')");
+    sql("INSERT INTO lake.pki.later VALUES (1, 'a', 'x', 'v1'), (2, 'b', 'y', 'v2')");
+    sql("CALL lake.sys.compact(table => 'pki.later', compact_strategy => 'full')");
+    sql("INSERT INTO lake.pki.later VALUES (3, 'c', 'z', 'v3')");
+    sql("CALL lake.sys.compact(table => 'pki.later', compact_strategy => 'full')");
+    List<String> before = rows("SELECT * FROM lake.pki.later ORDER BY k1");
+    FileStoreTable t = core("later");
+    List<ManifestEntry> files = new ArrayList<>(LiveFiles.read(t.manifests(), t.snapshots().latest().orElseThrow()));
+    // Key 3 overlaps no other file, so full compaction upgrades its file to the top level unchanged: two files.
+    assertEquals(2, files.size());
+    for (ManifestEntry e : files) assertEquals(null, e.file.embeddedIndex);
+    assertEquals(2, files(plan("later", new EqualTo("cat", "nowhere"))), "no index yet");
+    sql("ALTER TABLE lake.pki.later SET TBLPROPERTIES ('file-index.bitmap.columns' = 'cat')");
+    List<Row> result = sql("CALL lake.sys.rewrite_file_index(table => 'pki.later')").collectAsList();
+    assertEquals(2, result.get(0).getInt(1));
+    List<ManifestEntry> after = new ArrayList<>(LiveFiles.read(core("later").manifests(),
+        core("later").snapshots().latest().orElseThrow()));
+    assertEquals(names(files), names(after), "the data files stay");
+    for (ManifestEntry e : after) assertNotNull(e.file.embeddedIndex, e.file.fileName);
+    assertEquals(0, files(plan("later", new EqualTo("cat", "nowhere"))), "the new indexes rule both files out");
+    assertEquals(1, files(plan("later", new EqualTo("cat", "z"))));
+    assertEquals(1, files(plan("later", new EqualTo("cat", "x"))));
+    assertEquals(before, rows("SELECT * FROM lake.pki.later ORDER BY k1"));
+    assertEquals(io.lagoon.it.oracle.SparkRows.renderAll(sql("SELECT * FROM lake.pki.later")), PaimonOracle.readRows(dir("later")));
+  }
+
+  private static java.util.Set<String> names(List<ManifestEntry> files) {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (ManifestEntry e : files) names.add(e.file.fileName);
+    return names;
+  }
 }

@@ -33,10 +33,6 @@ final class RewriteFileIndexProcedure extends SimpleProcedure {
   public List<Row> call(ProcedureContext context, ProcedureArguments args) throws Exception {
     long start = System.currentTimeMillis();
     FileStoreTable table = context.table(args, "table");
-    if (table.hasPrimaryKey()) {
-      throw args.invalid("table", "names primary-key table " + table.fullName() + ", whose files Lagoon does not index yet "
-          + "(append tables only)");
-    }
     Optional<Snapshot> base = table.snapshots().latest();
     CompactionOutcome outcome = CompactionOutcome.NOTHING;
     if (base.isPresent()) {
