@@ -30,6 +30,9 @@ import org.apache.spark.sql.sources.Filter;
  * one split per (partition, bucket). Files still waiting in {@code bucket-postpone} are not read.
  */
 public final class ScanPlanner {
+  /** Separate index files read at once while planning. */
+  private static final int INDEX_READ_THREADS = 8;
+
   private final FileStoreTable table;
 
   public ScanPlanner(FileStoreTable table) {
@@ -68,6 +71,7 @@ public final class ScanPlanner {
     // of such files may be dropped (primary-key tables merged on read).
     Set<DataFileMeta> provenEmpty = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     Map<String, org.roaringbitmap.RoaringBitmap> rowSelections = new HashMap<>();
+    List<ManifestEntry> survivors = new ArrayList<>();
     for (ManifestEntry e : live) {
       // Rows of a postponed-bucket table wait in bucket-postpone until a compaction gives them a
       // bucket; Paimon's readers do not see them before that, so neither does a scan.
@@ -88,7 +92,12 @@ public final class ScanPlanner {
         skippedByStats++;
         continue;
       }
-      FileIndexPredicate index = rule == null ? null : indexPredicate(e);
+      survivors.add(e);
+    }
+    Map<ManifestEntry, FileIndexPredicate> indexes = rule == null ? Map.of() : indexPredicates(survivors);
+    for (ManifestEntry e : survivors) {
+      String partKey = Arrays.toString(e.partition);
+      FileIndexPredicate index = indexes.get(e);
       if (index != null && !allMayMatch(index, rule.perFile)) {
         skipped++;
         skippedByIndex++;
@@ -203,6 +212,46 @@ public final class ScanPlanner {
 
   /** Filters a file's indexes decide alone, and whether the others decide whole key sections. */
   private record IndexRule(List<Filter> perFile, boolean perSection) {
+  }
+
+  /**
+   * The indexes of the files that have any, by entry. Separate index files are read in parallel:
+   * each is a small read whose latency (an object store's above all) would otherwise add up on
+   * the driver, file after file.
+   */
+  private Map<ManifestEntry, FileIndexPredicate> indexPredicates(List<ManifestEntry> entries) throws IOException {
+    Map<ManifestEntry, FileIndexPredicate> out = new java.util.IdentityHashMap<>();
+    List<ManifestEntry> separate = new ArrayList<>();
+    for (ManifestEntry e : entries) {
+      if (!FileIndexes.present(e.file)) continue;
+      if (e.file.embeddedIndex != null) out.put(e, indexPredicate(e));
+      else separate.add(e);
+    }
+    if (separate.size() < 2) {
+      for (ManifestEntry e : separate) out.put(e, indexPredicate(e));
+      return out;
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.min(INDEX_READ_THREADS, separate.size()), r -> {
+          Thread t = new Thread(r, "lagoon-index-read");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      List<java.util.concurrent.Future<FileIndexPredicate>> reads = new ArrayList<>();
+      for (ManifestEntry e : separate) reads.add(pool.submit(() -> indexPredicate(e)));
+      for (int i = 0; i < separate.size(); i++) out.put(separate.get(i), reads.get(i).get());
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("Interrupted while reading file indexes");
+    } catch (java.util.concurrent.ExecutionException ex) {
+      if (ex.getCause() instanceof IOException io) throw io;
+      if (ex.getCause() instanceof RuntimeException re) throw re;
+      throw new IOException(ex.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    return out;
   }
 
   /**

@@ -21,8 +21,12 @@ import org.apache.spark.sql.SparkSession;
  * (each engine's default options: Paimon sizes each filter for a million values at fpp 0.1, Lagoon
  * for the file's distinct values at fpp 0.01), and the same table without the index. Then it times point lookups {@code v = <a
  * present value>} and {@code v = <an absent value>} on both tables, reporting data files planned
- * and rows read (Spark's input metrics), cold (first) and warm (median of {@code --runs}), and
- * index bytes on disk beside data bytes. Every answer is checked against plain Spark.
+ * and rows read (Spark's input metrics), first run and warm (median of {@code --runs}; engines take
+ * turns run by run), and
+ * index bytes on disk beside data bytes; table {@code idx10} sets fpp 0.1 (Paimon's default) for
+ * both engines, to compare sizes at the same fpp. Another table carries a bitmap index on the low-cardinality
+ * {@code k} (100 values, in every file) and answers the selective {@code k IN (3, 57)} (2% of rows),
+ * timed beside the plain table. Every answer is checked against plain Spark.
  *
  * <pre>
  * options: --rows N (1000000)  --commits N (20)  --runs N (5)  --dir PATH (target/bench-index)
@@ -93,6 +97,8 @@ public final class FileIndexBenchmark {
           "SELECT concat('v-', CAST(pmod(hash(%dL, 17), 1000000000) AS STRING), '-', '%d')", id, id)).first().getString(0);
       // Inside every file's min/max range of v, so only the index can rule it out.
       String absent = "v-5-absent";
+      String inAnswer = spark.sql(String.format(Locale.ROOT,
+          "SELECT count(*), sum(id) FROM range(0, %d) WHERE pmod(id, 100) IN (3, 57)", rows)).collectAsList().toString();
       List<String> active = new ArrayList<>();
       for (String e : engines) if (e.equals("lagoon") || (e.equals("paimon") && paimon)) active.add(e);
       Map<String, Map<String, long[]>> times = new LinkedHashMap<>();
@@ -100,8 +106,10 @@ public final class FileIndexBenchmark {
       Map<String, long[]> bytes = new LinkedHashMap<>();
       for (String engine : active) {
         spark.sql("CREATE DATABASE IF NOT EXISTS " + engine + ".bi");
-        for (String t : new String[] {"idx", "plain"}) {
-          String props = t.equals("idx") ? ", 'file-index.bloom-filter.columns' = 'v'" : "";
+        for (String t : new String[] {"idx", "idx10", "plain", "bm"}) {
+          String props = t.equals("idx") ? ", 'file-index.bloom-filter.columns' = 'v'"
+              : t.equals("idx10") ? ", 'file-index.bloom-filter.columns' = 'v', 'file-index.bloom-filter.v.fpp' = '0.1'"
+              : t.equals("bm") ? ", 'file-index.bitmap.columns' = 'k'" : "";
           spark.sql("CREATE TABLE " + engine + ".bi." + t + " (id BIGINT, v STRING, k INT) TBLPROPERTIES "
               + "('write-only' = 'true'" + props + ")");
           for (int c = 0; c < commits; c++) {
@@ -109,45 +117,58 @@ public final class FileIndexBenchmark {
           }
         }
         bytes.put(engine, sizes(dir.resolve(engine).resolve("bi.db").resolve("idx")));
-        for (String t : new String[] {"idx", "plain"}) {
-          for (String which : new String[] {"hit", "miss"}) {
-            String value = which.equals("hit") ? present : absent;
-            String q = "SELECT count(*), sum(id) FROM " + engine + ".bi." + t + " WHERE v = '" + value + "'";
-            String expected = which.equals("hit") ? "[[1," + id + "]]" : "[[0,null]]";
-            long[] ns = new long[runs + 1];
-            for (int i = 0; i <= runs; i++) {
-              if (i == 0) reads.start();
-              long start = System.nanoTime();
-              String got = spark.sql(q).collectAsList().toString();
-              ns[i] = System.nanoTime() - start;
-              if (i == 0) read.computeIfAbsent(engine, k -> new LinkedHashMap<>()).put(t + " " + which, reads.stop());
-              if (!got.equals(expected)) throw new IllegalStateException(engine + " " + q + " answered " + got + ", expected " + expected);
-            }
-            times.computeIfAbsent(engine, k -> new LinkedHashMap<>()).put(t + " " + which, ns);
+        bytes.put(engine + " idx10", sizes(dir.resolve(engine).resolve("bi.db").resolve("idx10")));
+        bytes.put(engine + " bm", sizes(dir.resolve(engine).resolve("bi.db").resolve("bm")));
+      }
+      // Engines take turns run by run, so neither is timed on a JVM the other has warmed more.
+      String[][] queries = {{"idx", "hit"}, {"idx", "miss"}, {"idx10", "hit"}, {"idx10", "miss"},
+          {"plain", "hit"}, {"plain", "miss"}, {"bm", "in"}, {"plain", "in"}};
+      for (String[] tq : queries) {
+        String t = tq[0];
+        String which = tq[1];
+        String where = which.equals("in") ? "k IN (3, 57)" : "v = '" + (which.equals("hit") ? present : absent) + "'";
+        String expected = which.equals("hit") ? "[[1," + id + "]]" : which.equals("miss") ? "[[0,null]]" : inAnswer;
+        for (String engine : active) times.computeIfAbsent(engine, k -> new LinkedHashMap<>()).put(t + " " + which, new long[runs + 1]);
+        for (int i = 0; i <= runs; i++) {
+          for (String engine : active) {
+            String q = "SELECT count(*), sum(id) FROM " + engine + ".bi." + t + " WHERE " + where;
+            if (i == 0) reads.start();
+            long start = System.nanoTime();
+            String got = spark.sql(q).collectAsList().toString();
+            times.get(engine).get(t + " " + which)[i] = System.nanoTime() - start;
+            if (i == 0) read.computeIfAbsent(engine, k -> new LinkedHashMap<>()).put(t + " " + which, reads.stop());
+            if (!got.equals(expected)) throw new IllegalStateException(engine + " " + q + " answered " + got + ", expected " + expected);
           }
         }
       }
       System.out.println();
-      System.out.printf(Locale.ROOT, "Bloom filter file index, %d rows in %d commits, %s; answers checked%n", rows, commits, master);
-      System.out.printf(Locale.ROOT, "cold = first run, warm = median of %d runs, ms; files = data files planned, rows = rows read%n", runs);
-      System.out.printf(Locale.ROOT, "%-7s %-11s %8s %8s %6s %9s%n", "engine", "query", "cold", "warm", "files", "rows");
+      System.out.printf(Locale.ROOT, "File indexes (Bloom on v, bitmap on k), %d rows in %d commits, %s; answers checked%n", rows, commits, master);
+      System.out.printf(Locale.ROOT, "first = first run of the query (in a JVM that has written the tables), warm = median of %d runs, ms;%n"
+          + "files = data files planned, rows = rows read%n", runs);
+      System.out.printf(Locale.ROOT, "%-7s %-12s %8s %8s %6s %9s%n", "engine", "query", "first", "warm", "files", "rows");
       for (String engine : active) {
         for (Map.Entry<String, long[]> e : times.get(engine).entrySet()) {
           long[] ns = e.getValue();
           long[] warm = java.util.Arrays.copyOfRange(ns, 1, ns.length);
           StatementReads.Reads r = read.get(engine).get(e.getKey());
-          System.out.printf(Locale.ROOT, "%-7s %-11s %8s %8s %6d %9d%n", engine, e.getKey(), BenchSupport.ms(ns[0]),
+          System.out.printf(Locale.ROOT, "%-7s %-12s %8s %8s %6d %9d%n", engine, e.getKey(), BenchSupport.ms(ns[0]),
               BenchSupport.ms(BenchSupport.median(warm)), r.files, r.rows);
         }
         long[] b2 = bytes.get(engine);
-        System.out.printf(Locale.ROOT, "%-7s index bytes %d beside data bytes %d (%.1f%%)%n", engine, b2[1], b2[0],
+        System.out.printf(Locale.ROOT, "%-7s Bloom index bytes %d beside data bytes %d (%.1f%%)%n", engine, b2[1], b2[0],
             100.0 * b2[1] / Math.max(1, b2[0]));
+        long[] b10 = bytes.get(engine + " idx10");
+        System.out.printf(Locale.ROOT, "%-7s Bloom index bytes at fpp 0.1 %d beside data bytes %d (%.1f%%)%n", engine, b10[1],
+            b10[0], 100.0 * b10[1] / Math.max(1, b10[0]));
+        long[] b3 = bytes.get(engine + " bm");
+        System.out.printf(Locale.ROOT, "%-7s bitmap index bytes %d beside data bytes %d (%.1f%%; embedded ones not counted)%n",
+            engine, b3[1], b3[0], 100.0 * b3[1] / Math.max(1, b3[0]));
       }
       if (active.size() == 2) {
         for (String q : times.get("lagoon").keySet()) {
           long[] l = times.get("lagoon").get(q);
           long[] p = times.get("paimon").get(q);
-          System.out.printf(Locale.ROOT, "ratio   %-11s %8.2f %8.2f   (Lagoon / Paimon 0.9)%n", q, (double) l[0] / p[0],
+          System.out.printf(Locale.ROOT, "ratio   %-12s %8.2f %8.2f   (Lagoon / Paimon 0.9)%n", q, (double) l[0] / p[0],
               (double) BenchSupport.median(java.util.Arrays.copyOfRange(l, 1, l.length))
                   / BenchSupport.median(java.util.Arrays.copyOfRange(p, 1, p.length)));
         }
