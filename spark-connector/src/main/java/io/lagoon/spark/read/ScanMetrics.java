@@ -48,7 +48,7 @@ public final class ScanMetrics {
   /** Of the data files skipped, those their min/max stats ruled out (key stats on primary-key tables). */
   public static final class FilesSkippedByStats extends CustomSumMetric {
     @Override public String name() { return FILES_SKIPPED_BY_STATS; }
-    @Override public String description() { return "data files skipped by min/max stats"; }
+    @Override public String description() { return "data files skipped by min/max stats (key range on primary-key tables)"; }
   }
 
   /**
