@@ -53,7 +53,8 @@ public final class AppendCompactionTask implements CompactionTask {
         DeletionVectorIndex.Ref ref = vectors.get(i);
         DeletionVector dv = ref == null ? null : loader.load(ref);
         if (table.options().deletionVectors()) vectorsRead.put(e.file.fileName, DeletionVectorIndex.Ref.keyOf(ref));
-        Iterator<InternalRow> rows = reader.open(table.paths().dataFile(e), 0, e.file.fileSize, e.file.fileSize, dv, n -> { });
+        Iterator<InternalRow> rows = reader.open(table.paths().dataFile(e), 0, e.file.fileSize, e.file.fileSize, dv, n -> { },
+            e.file.schemaId);
         while (rows.hasNext()) writer.write(rows.next());
       }
       List<ManifestEntry> after = new ArrayList<>();

@@ -88,6 +88,10 @@ public final class CompactionPlanner {
     DataFileReader reader = DataFileReader.build(spark, schema, schema, List.of(),
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats, o.deletionVectors(), false,
         false, true);
+    Set<Long> schemaIds = new HashSet<>();
+    for (List<ManifestEntry> g : groups) for (ManifestEntry e : g) schemaIds.add(e.file.schemaId);
+    reader.withOlderSchemas(schemaIds, table.schema().id(), table.schema().fields(), id -> table.schema(id).fields(),
+        "table " + table.fullName());
     for (List<ManifestEntry> g : groups) {
       List<DeletionVectorIndex.Ref> refs = new ArrayList<>();
       for (ManifestEntry e : g) refs.add(vectors.refOf(e.file.fileName));
@@ -107,6 +111,9 @@ public final class CompactionPlanner {
     Set<String> formats = new HashSet<>();
     for (ManifestEntry e : LiveFiles.read(table.manifests(), snapshot)) {
       if (!filter.test(e) || e.bucket == io.lagoon.core.table.DataFilePaths.POSTPONE_BUCKET) continue;
+      // An index names columns and hashes values as the file's schema has them: files written
+      // before a column was renamed or retyped keep the indexes they have.
+      if (!sameColumns(table, e.file.schemaId)) continue;
       files.add(e);
       formats.add(DataFileReader.formatOf(e.file.fileName));
     }
@@ -118,5 +125,17 @@ public final class CompactionPlanner {
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats);
     for (ManifestEntry e : files) out.add(new io.lagoon.core.fileindex.FileIndexRewriteTask(table, e, reader));
     return out;
+  }
+
+  /** Whether files of the schema hold the table's current columns under the same names and types. */
+  private static boolean sameColumns(FileStoreTable table, long schemaId) throws IOException {
+    if (schemaId == table.schema().id()) return true;
+    List<io.lagoon.core.types.DataField> current = table.schema().fields();
+    try {
+      return io.lagoon.core.read.OlderSchemaColumns.of(SparkTypes.toSpark(current), current,
+          table.schema(schemaId).fields(), table.fullName()) == null;
+    } catch (UnsupportedOperationException e) {
+      return false;
+    }
   }
 }

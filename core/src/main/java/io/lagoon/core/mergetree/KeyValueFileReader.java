@@ -143,6 +143,13 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
     // is given, which other readers of the same scan share.
     DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batches, formats);
+    // Files of any schema the table has had may meet this reader (it is built before its files are known).
+    try {
+      reader.withOlderSchemas(table.schemas().listIds(), table.schema().id(), physical,
+          id -> new KeyValueLayout(table.schema(id)).physicalFields(), "primary-key table " + table.fullName());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read the schemas of " + table.fullName() + ": " + e.getMessage(), e);
+    }
     return new KeyValueFileReader(table.fullName(), reader, k, keyTypes, pos, types, values.size());
   }
 
@@ -172,7 +179,7 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
     Path path = new Path(bucketDir, file.fileName);
     scala.collection.Iterator<InternalRow> in;
     try {
-      in = reader.open(path, 0, file.fileSize, file.fileSize);
+      in = reader.open(path, 0, file.fileSize, file.fileSize, null, n -> { }, file.schemaId);
     } catch (RuntimeException e) {
       throw fail(path, e);
     }
@@ -209,7 +216,7 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
     if (reader.batch()) throw new IllegalStateException("This reader returns batches, not records");
     Path path = new Path(bucketDir, file.fileName);
     try {
-      return new Records(path, reader.open(path, 0, file.fileSize, file.fileSize));
+      return new Records(path, reader.open(path, 0, file.fileSize, file.fileSize, null, n -> { }, file.schemaId));
     } catch (RuntimeException e) {
       throw fail(path, e);
     }

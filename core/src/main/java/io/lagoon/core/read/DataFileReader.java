@@ -65,6 +65,33 @@ public final class DataFileReader implements Serializable {
   private StructType output;
   /** Broadcast once per reader: a field would travel with every task. */
   private final Broadcast<SerializableConfiguration> conf;
+  /** Readers of the files written under older schemas whose columns differ, by schema id ({@link #withOlderSchemas}). */
+  private Map<Long, Older> older = Map.of();
+  /** The columns this reader appends after the requested ones (file path, row position). */
+  private DataType[] extras = new DataType[0];
+  /** Builds a reader like this one over other columns and filters (driver side only). */
+  private transient Rebuild rebuild;
+  private transient List<Filter> filters = List.of();
+
+  private interface Rebuild {
+    DataFileReader build(StructType dataSchema, StructType required, List<Filter> filters);
+  }
+
+  /** The physical columns of a table schema, by id. */
+  public interface SchemaColumns {
+    List<io.lagoon.core.types.DataField> of(long schemaId) throws java.io.IOException;
+  }
+
+  /** A reader of one older schema's files and what turns its output into the requested columns. */
+  private static final class Older implements Serializable {
+    final DataFileReader reader;
+    final EvolvedColumns columns;
+
+    Older(DataFileReader reader, EvolvedColumns columns) {
+      this.reader = reader;
+      this.columns = columns;
+    }
+  }
 
   private DataFileReader(Function1<PartitionedFile, Iterator<InternalRow>> parquet,
                          OrcDataReader orc, boolean batch, Broadcast<SerializableConfiguration> conf) {
@@ -126,6 +153,8 @@ public final class DataFileReader implements Serializable {
                                      java.util.Set<String> formats, boolean rowPositions, boolean withFile,
                                      boolean withPosition, boolean wholeFilesOnly) {
     if (withPosition && !rowPositions) throw new IllegalArgumentException("Row positions are needed to return them");
+    Configuration given = conf;
+    List<Filter> givenFilters = filters;
     // Spark's readers broadcast the configuration they get (and set entries on it): give them a cheap copy.
     conf = new LeanConfiguration(conf);
     StructType output = required;
@@ -176,7 +205,39 @@ public final class DataFileReader implements Serializable {
     reader.rowPositions = rowPositions;
     reader.withFile = withFile;
     reader.withPosition = withPosition;
+    List<DataType> extras = new java.util.ArrayList<>();
+    if (withFile) extras.add(DataTypes.StringType);
+    if (withPosition) extras.add(DataTypes.LongType);
+    reader.extras = extras.toArray(new DataType[0]);
+    reader.filters = givenFilters;
+    reader.rebuild = (ds, rq, fl) -> build(spark, ds, rq, fl, given, batch, formats, rowPositions, withFile, withPosition,
+        wholeFilesOnly);
     return reader;
+  }
+
+  /**
+   * This reader, able to read files written under older schemas too: for each given schema whose
+   * files hold the requested columns differently (renamed, retyped, added since; matched by field
+   * id, see {@link OlderSchemaColumns}), a reader of the file's own columns whose output is turned
+   * into the requested ones. Files are then opened with their schema id. Driver side, once.
+   *
+   * @param currentId the schema this reader was built with
+   * @param current its physical columns (the data schema's, with field ids)
+   * @param describe the table, for errors
+   */
+  public DataFileReader withOlderSchemas(java.util.Collection<Long> schemaIds, long currentId,
+                                         List<io.lagoon.core.types.DataField> current, SchemaColumns columns,
+                                         String describe) throws java.io.IOException {
+    if (rebuild == null) throw new IllegalStateException("Older schemas are added where the reader is built");
+    Map<Long, Older> out = new HashMap<>(older);
+    for (long id : new java.util.TreeSet<>(schemaIds)) {
+      if (id == currentId || out.containsKey(id)) continue;
+      OlderSchemaColumns c = OlderSchemaColumns.of(output, current, columns.of(id), describe + " (data files of schema " + id + ")");
+      if (c == null) continue;
+      out.put(id, new Older(rebuild.build(c.fileSchema, c.fileRequired, c.pushable(filters)), c.columns));
+    }
+    older = out;
+    return this;
   }
 
   /** Whether a filter reads one of the columns or a field nested in one ({@code col.field}). */
@@ -282,6 +343,17 @@ public final class DataFileReader implements Serializable {
     Iterator<InternalRow> filtered = (Iterator) new DeletionVectorFilter(openRaw(path, start, length, fileSize), output,
         rowPositions, deleted, batch, dropped, withFile ? path.toString() : null, withPosition);
     return filtered;
+  }
+
+  /**
+   * Opens a byte range of a file written under the given schema (see {@link #withOlderSchemas}),
+   * leaving out the rows {@code deleted} marks (null: none).
+   */
+  public Iterator<InternalRow> open(Path path, long start, long length, long fileSize, DeletionVector deleted,
+                                    LongConsumer dropped, long schemaId) {
+    Older o = older.get(schemaId);
+    if (o == null) return open(path, start, length, fileSize, deleted, dropped);
+    return o.columns.adapt(o.reader.open(path, start, length, fileSize, deleted, dropped), batch, extras);
   }
 
   private static PartitionedFile partitioned(Path path, long start, long length, long fileSize) {

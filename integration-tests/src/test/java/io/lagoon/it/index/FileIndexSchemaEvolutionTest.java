@@ -70,12 +70,11 @@ class FileIndexSchemaEvolutionTest extends LagoonSparkTest {
     assertEquals(200, all.size());
     spark.createDataFrame(all, sql("SELECT * FROM lake.ev.t").schema()).createOrReplaceTempView("ev_rows");
     Random r = new Random(8);
-    for (int q = 0; q < 24; q++) {
+    for (int q = 0; q < 36; q++) {
       int n = r.nextInt(100) * 3 + r.nextInt(2);
-      // Not on w: Lagoon does not yet read a renamed column's values from files of older schemas
-      // (issue 16, schema evolution); the index decisions on it are checked above.
       String[] predicates = {"n = " + n, "n > " + n + " AND n < " + (n + 40), "extra IS NULL AND n > " + n,
-          "extra = 'e7'", "n IN (" + n + ", 3)", "NOT (n = " + n + ")"};
+          "extra = 'e7'", "n IN (" + n + ", 3)", "NOT (n = " + n + ")", "w = 'old-" + (n % 7) + "-" + (n % 3) + "'",
+          "w IS NULL OR n = " + n, "w IN ('new-2', 'old-1-0')"};
       String where = predicates[q % predicates.length];
       assertEquals(rows("SELECT count(*), sum(id) FROM ev_rows WHERE " + where),
           rows("SELECT count(*), sum(id) FROM lake.ev.t WHERE " + where), where);

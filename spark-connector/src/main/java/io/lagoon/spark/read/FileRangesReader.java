@@ -45,12 +45,12 @@ final class FileRangesReader<T> implements PartitionReader<T> {
       try {
         DeletionVector deleted = r.deletionVector == null ? null : vectors.load(r.deletionVector);
         if (r.selection == null) {
-          current = reader.open(new Path(r.path), r.start, r.length, r.fileSize, deleted, n -> rowsDeleted += n);
+          current = reader.open(new Path(r.path), r.start, r.length, r.fileSize, deleted, n -> rowsDeleted += n, r.schemaId);
         } else {
           // Rows the file's indexes rule out are left out as deleted ones (the driver's metric
           // counts them); the vector's own deletions in such a file are not counted apart.
           current = reader.open(new Path(r.path), r.start, r.length, r.fileSize,
-              DeletionVector.outside(r.selection, r.rowCount, deleted), n -> { });
+              DeletionVector.outside(r.selection, r.rowCount, deleted), n -> { }, r.schemaId);
         }
       } catch (RuntimeException e) {
         throw new IOException("Cannot read data file " + r.path + ": " + e.getMessage(), e);

@@ -25,17 +25,19 @@ public final class LagoonInputPartition implements InputPartition, HasPartitionK
     public final org.roaringbitmap.RoaringBitmap selection;
     /** The file's row count (what a selection's complement spans). */
     public final long rowCount;
+    /** The schema the file was written with (its columns may differ from the scan's); -1: the scan's. */
+    public final long schemaId;
 
     public FileRange(String path, long start, long length, long fileSize) {
       this(path, start, length, fileSize, null);
     }
 
     public FileRange(String path, long start, long length, long fileSize, DeletionVectorIndex.Ref deletionVector) {
-      this(path, start, length, fileSize, deletionVector, null, 0);
+      this(path, start, length, fileSize, deletionVector, null, 0, -1);
     }
 
     public FileRange(String path, long start, long length, long fileSize, DeletionVectorIndex.Ref deletionVector,
-                     org.roaringbitmap.RoaringBitmap selection, long rowCount) {
+                     org.roaringbitmap.RoaringBitmap selection, long rowCount, long schemaId) {
       this.path = path;
       this.start = start;
       this.length = length;
@@ -43,6 +45,7 @@ public final class LagoonInputPartition implements InputPartition, HasPartitionK
       this.deletionVector = deletionVector;
       this.selection = selection;
       this.rowCount = rowCount;
+      this.schemaId = schemaId;
     }
   }
 

@@ -229,7 +229,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         if (!kept(path, f)) continue;
         for (long start = 0; start < f.fileSize; start += maxBytes) {
           ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
-              vectors.refOf(f.fileName), p.rowSelections.get(f.fileName), f.rowCount));
+              vectors.refOf(f.fileName), p.rowSelections.get(f.fileName), f.rowCount, f.schemaId));
         }
         rowsPlanned += f.rowCount;
         // Without filters every row counts toward the limit, so later files are not needed; a
@@ -293,6 +293,14 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         rawFiles ? formats : java.util.Set.of(),
         !vectors.isEmpty() || metadata.contains(MetadataColumns.POS) || !plan().rowSelections.isEmpty(),
         metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS), wholeFilesOnly());
+    java.util.Set<Long> schemaIds = new java.util.HashSet<>();
+    for (DataSplit split : plan().splits) for (DataFileMeta f : split.files) schemaIds.add(f.schemaId);
+    try {
+      reader.withOlderSchemas(schemaIds, table.schema().id(), table.schema().fields(), id -> table.schema(id).fields(),
+          "table " + table.fullName());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read the schemas of " + table.fullName() + ": " + e.getMessage(), e);
+    }
     MergeReadContext merge = null;
     if (merging) {
       List<List<io.lagoon.core.mergetree.Section>> sections = new ArrayList<>();

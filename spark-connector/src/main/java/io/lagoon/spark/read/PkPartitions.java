@@ -129,7 +129,7 @@ final class PkPartitions {
                                 DeletionVectorIndex vectors, long maxBytes) {
     for (long start = 0; start < f.fileSize; start += maxBytes) {
       ranges.add(new LagoonInputPartition.FileRange(path, start, Math.min(maxBytes, f.fileSize - start), f.fileSize,
-          vectors.refOf(f.fileName)));
+          vectors.refOf(f.fileName), null, f.rowCount, f.schemaId));
     }
   }
 }

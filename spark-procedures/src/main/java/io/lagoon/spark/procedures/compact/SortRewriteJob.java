@@ -78,6 +78,10 @@ final class SortRewriteJob {
     DataFileReader reader = DataFileReader.build(session, schema, schema, List.of(),
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats, table.options().deletionVectors(),
         false, false, true);
+    Set<Long> schemaIds = new HashSet<>();
+    for (ManifestEntry e : files) schemaIds.add(e.file.schemaId);
+    reader.withOlderSchemas(schemaIds, table.schema().id(), table.schema().fields(), id -> table.schema(id).fields(),
+        "table " + table.fullName());
     SortKeyEncoder encoder = curve == null ? null : new SortKeyEncoder(schema, orderBy, curve,
         table.options().zorderVarLengthContribution());
     try (InflightWrites.Marker inflight = InflightWrites.begin(table)) {
@@ -178,7 +182,8 @@ final class SortRewriteJob {
         FileToRead f = files.next();
         DeletionVector dv = f.vector() == null ? null : loader.load(f.vector());
         ManifestEntry e = f.entry();
-        current = reader.open(table.paths().dataFile(e), 0, e.file.fileSize, e.file.fileSize, dv, n -> { });
+        current = reader.open(table.paths().dataFile(e), 0, e.file.fileSize, e.file.fileSize, dv, n -> { },
+            e.file.schemaId);
       }
       return true;
     }
