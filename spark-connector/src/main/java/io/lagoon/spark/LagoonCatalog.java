@@ -271,14 +271,8 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
     if (!tableExists(ident)) throw new NoSuchTableException(ident);
     io.lagoon.core.catalog.Identifier id = coreId(ident);
-    for (TableChange c : changes) {
-      if (!(c instanceof TableChange.SetProperty) && !(c instanceof TableChange.RemoveProperty)) {
-        throw new UnsupportedOperationException("Table " + id + " cannot be altered with " + c.getClass().getSimpleName()
-            + ": this Lagoon version alters table properties and the comment only");
-      }
-    }
     try {
-      return new LagoonTable(catalog.alterTable(id, edit -> apply(edit, changes)));
+      return new LagoonTable(catalog.alterTable(id, edit -> apply(edit, changes), edit -> ColumnChangeTranslation.apply(edit, changes)));
     } catch (CatalogException e) {
       if (e.kind() == CatalogException.Kind.NO_SUCH_TABLE) throw new NoSuchTableException(ident);
       throw new IllegalArgumentException(e.getMessage(), e);
@@ -291,7 +285,7 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
     for (TableChange c : changes) {
       if (c instanceof TableChange.SetProperty) {
         edit.set(((TableChange.SetProperty) c).property(), ((TableChange.SetProperty) c).value());
-      } else {
+      } else if (c instanceof TableChange.RemoveProperty) {
         edit.remove(((TableChange.RemoveProperty) c).property());
       }
     }

@@ -187,15 +187,26 @@ public final class FileSystemCatalog {
    * concurrent ALTER that takes the same version first makes this one re-read and re-apply.
    */
   public FileStoreTable alterTable(Identifier id, Consumer<PropertyChanges> change) throws IOException {
+    return alterTable(id, change, columns -> { });
+  }
+
+  /**
+   * Like {@link #alterTable(Identifier, Consumer)}, with column changes too ({@link ColumnChanges}),
+   * all in one schema version.
+   */
+  public FileStoreTable alterTable(Identifier id, Consumer<PropertyChanges> change, Consumer<ColumnChanges> columnChange)
+      throws IOException {
     for (int attempt = 1; ; attempt++) {
       FileStoreTable t = loadTable(id);
       TableSchema cur = t.schema();
       PropertyChanges c = new PropertyChanges(id, cur);
       change.accept(c);
-      if (c.isNoOp()) return t;
-      validateSchema(id, cur.fields(), cur.partitionKeys(), cur.primaryKeys(), c.options());
+      ColumnChanges cc = new ColumnChanges(id, cur);
+      columnChange.accept(cc);
+      if (c.isNoOp() && cc.isNoOp()) return t;
+      validateSchema(id, cc.fields(), cur.partitionKeys(), cur.primaryKeys(), c.options());
       if (!cur.primaryKeys().isEmpty()) PrimaryKeyTableRules.validateAlter(id, cur, c.options());
-      TableSchema next = new TableSchema(cur.id() + 1, cur.fields(), cur.highestFieldId(), cur.partitionKeys(),
+      TableSchema next = new TableSchema(cur.id() + 1, cc.fields(), cc.highestFieldId(), cur.partitionKeys(),
           cur.primaryKeys(), c.options(), c.comment(), System.currentTimeMillis());
       if (t.schemas().tryCommit(next)) return t.withSchema(next);
       if (attempt == MAX_ALTER_ATTEMPTS) {

@@ -75,19 +75,18 @@ public final class OlderSchemaColumns {
         changed = true;
         continue;
       }
-      StructField ff = SparkTypes.toSparkField(f);
-      requireSameNesting(f.type(), c.type(), r.name(), describe);
-      boolean sameType = sameIgnoringNullability(ff.dataType(), r.dataType());
-      if (!sameType && !DataType.equalsStructurally(ff.dataType(), r.dataType(), true)
-          && !Cast.canCast(ff.dataType(), r.dataType())) {
+      DataType fileType = project(r.dataType(), c.type(), f.type(), r.name(), describe);
+      boolean sameType = sameIgnoringNullability(fileType, r.dataType());
+      boolean positional = DataType.equalsStructurally(fileType, r.dataType(), true);
+      if (!sameType && !positional && !Cast.canCast(fileType, r.dataType())) {
         throw new UnsupportedOperationException("Column " + r.name() + " of " + describe + " was written as "
-            + ff.dataType().sql() + ", which cannot be read as " + r.dataType().sql());
+            + fileType.sql() + ", which cannot be read as " + r.dataType().sql());
       }
       source[i] = fileRequired.size();
-      fileRequired.add(ff);
-      // Nested names may differ (a renamed struct field): structs are read by position once
-      // the file's own names found them.
-      from[i] = DataType.equalsStructurally(ff.dataType(), r.dataType(), true) ? null : ff.dataType();
+      fileRequired.add(new StructField(f.name(), fileType, true, org.apache.spark.sql.types.Metadata.empty()));
+      // Struct fields are requested under the file's names in the requested order, so they line
+      // up by position; only a changed leaf type needs a cast.
+      from[i] = positional ? null : fileType;
       if (f.name().equals(r.name()) && sameType) unchanged.add(r.name());
       else changed = true;
     }
@@ -114,29 +113,36 @@ public final class OlderSchemaColumns {
   }
 
   /**
-   * Structs are read by position, so a nested row must keep its fields' ids in order (renames
-   * and type changes inside it are fine); an added, dropped or moved nested field is refused.
+   * The type to request from the file for a requested (possibly pruned) type: struct fields found
+   * by id under the file's names, in the requested order; atomic types as the file wrote them.
    */
-  private static void requireSameNesting(PaimonType file, PaimonType current, String column, String describe) {
-    if (file.root() != current.root()) return; // a cast between kinds; Cast.canCast decides
-    if (file.root() == TypeRoot.ROW) {
-      List<DataField> a = file.fields();
-      List<DataField> b = current.fields();
-      boolean same = a.size() == b.size();
-      for (int i = 0; same && i < a.size(); i++) same = a.get(i).id() == b.get(i).id();
-      if (!same) {
-        throw new UnsupportedOperationException("Column " + column + " of " + describe + " has nested fields added, "
-            + "dropped or moved since the file was written; Lagoon does not read such files yet");
+  private static DataType project(DataType requested, PaimonType current, PaimonType file, String column,
+                                  String describe) {
+    if (requested instanceof StructType && current.root() == TypeRoot.ROW && file.root() == TypeRoot.ROW) {
+      List<StructField> out = new ArrayList<>();
+      for (StructField rf : ((StructType) requested).fields()) {
+        DataField cf = byName(current.fields(), rf.name());
+        DataField ff = cf == null ? null : byId(file.fields(), cf.id());
+        if (ff == null) {
+          throw new UnsupportedOperationException("Field " + column + "." + rf.name() + " of " + describe
+              + " was added after the file was written; Lagoon does not read such files yet");
+        }
+        out.add(new StructField(ff.name(), project(rf.dataType(), cf.type(), ff.type(), column + "." + rf.name(), describe),
+            true, org.apache.spark.sql.types.Metadata.empty()));
       }
-      for (int i = 0; i < a.size(); i++) {
-        requireSameNesting(a.get(i).type(), b.get(i).type(), column + "." + b.get(i).name(), describe);
-      }
-    } else if (file.root() == TypeRoot.ARRAY || file.root() == TypeRoot.MULTISET) {
-      requireSameNesting(file.element(), current.element(), column, describe);
-    } else if (file.root() == TypeRoot.MAP) {
-      requireSameNesting(file.key(), current.key(), column, describe);
-      requireSameNesting(file.value(), current.value(), column, describe);
+      return new StructType(out.toArray(new StructField[0]));
     }
+    if (requested instanceof ArrayType && current.root() == file.root()
+        && (file.root() == TypeRoot.ARRAY || file.root() == TypeRoot.MULTISET)) {
+      ArrayType a = (ArrayType) requested;
+      return new ArrayType(project(a.elementType(), current.element(), file.element(), column, describe), a.containsNull());
+    }
+    if (requested instanceof MapType && current.root() == TypeRoot.MAP && file.root() == TypeRoot.MAP) {
+      MapType m = (MapType) requested;
+      return new MapType(project(m.keyType(), current.key(), file.key(), column, describe),
+          project(m.valueType(), current.value(), file.value(), column, describe), m.valueContainsNull());
+    }
+    return SparkTypes.toSpark(file);
   }
 
   /** Equal types, names included, nullability aside. */
