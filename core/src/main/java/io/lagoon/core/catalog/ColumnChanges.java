@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Refused, with the schema left as it was: dropping, renaming or retyping a partition,
  * primary-key or bucket-key column, or a column an option names; a type change that is not a
- * widening ({@link TypeWidening}); making a column NOT NULL or adding one; and adding, dropping
- * or moving a nested struct field or changing a nested type (renaming one is fine).
+ * widening ({@link TypeWidening}); making a column NOT NULL or adding one. Struct fields are
+ * added, dropped, renamed, moved and widened like columns (with dotted paths).
  */
 public final class ColumnChanges {
   /** Where an added or moved column goes: first, after a column, or (both unset) last. */
@@ -53,35 +53,38 @@ public final class ColumnChanges {
     return fields.equals(base.fields()) && highestId.get() == base.highestFieldId();
   }
 
-  /**
-   * Adds a column (or, with a longer path, a struct field: refused for now) whose type the caller
-   * built with {@link #ids()}.
-   */
+  /** Adds a column, or with a longer path a struct field, whose type the caller built with {@link #ids()}. */
   public ColumnChanges add(String[] path, PaimonType type, String comment, Position position) {
     String name = path[path.length - 1];
-    if (path.length > 1) {
-      throw invalid("cannot add nested field " + String.join(".", path) + ": Lagoon does not add struct fields yet");
-    }
-    if (!type.nullable()) throw invalid("cannot add column " + name + " as NOT NULL: rows written before it have no value");
-    if (indexOf(fields, name) >= 0) throw invalid("cannot add column " + name + ": it already exists");
-    DataField f = new DataField(highestId.incrementAndGet(), name, type, comment);
-    fields.add(insertAt(position, name), f);
+    String shown = String.join(".", path);
+    if (!type.nullable()) throw invalid("cannot add column " + shown + " as NOT NULL: rows written before it have no value");
+    inParent(path, siblings -> {
+      if (indexOf(siblings, name) >= 0) throw invalid("cannot add column " + shown + ": it already exists");
+      DataField f = new DataField(highestId.incrementAndGet(), name, type, comment);
+      siblings.add(insertAt(siblings, position, shown), f);
+    });
     return this;
   }
 
   public ColumnChanges drop(String[] path, boolean ifExists) {
-    String name = path[0];
-    int i = indexOf(fields, name);
-    if (i < 0) {
+    String shown = String.join(".", path);
+    if (indexOf(fields, path[0]) < 0) {
       if (ifExists) return this;
-      throw invalid("cannot drop column " + String.join(".", path) + ": it does not exist");
+      throw invalid("cannot drop column " + shown + ": it does not exist");
     }
-    if (path.length > 1) {
-      throw invalid("cannot drop nested field " + String.join(".", path) + ": Lagoon does not drop struct fields yet");
-    }
-    requireFree(name, "drop");
-    if (fields.size() == 1) throw invalid("cannot drop column " + name + ": it is the table's only column");
-    fields.remove(i);
+    if (path.length == 1) requireFree(path[0], "drop");
+    inParent(path, siblings -> {
+      int i = indexOf(siblings, path[path.length - 1]);
+      if (i < 0) {
+        if (ifExists) return;
+        throw invalid("cannot drop column " + shown + ": it does not exist");
+      }
+      if (siblings.size() == 1) {
+        throw invalid("cannot drop column " + shown + ": it is the only " + (path.length == 1 ? "column of the table"
+            : "field of its struct"));
+      }
+      siblings.remove(i);
+    });
     return this;
   }
 
@@ -96,17 +99,13 @@ public final class ColumnChanges {
   }
 
   public ColumnChanges retype(String[] path, PaimonType type) {
-    if (path.length > 1) {
-      throw invalid("cannot change the type of nested field " + String.join(".", path) + ": Lagoon changes top-level "
-          + "column types only");
-    }
-    requireFree(path[0], "change the type of");
+    if (path.length == 1) requireFree(path[0], "change the type of");
     update(path, (siblings, i) -> {
       DataField f = siblings.get(i);
       PaimonType to = f.type().nullable() ? type.copy(true) : type.copy(false);
       if (f.type().root().isNested() || to.root().isNested()) {
-        throw invalid("cannot change the type of " + f.name() + " from " + f.type() + " to " + to
-            + ": Lagoon changes the types of atomic columns only");
+        throw invalid("cannot change the type of " + String.join(".", path) + " from " + f.type() + " to " + to
+            + ": only atomic types change (change a struct's fields one by one)");
       }
       if (!TypeWidening.allowed(f.type(), to)) {
         throw invalid("cannot change the type of " + f.name() + " from " + f.type() + " to " + to
@@ -138,21 +137,40 @@ public final class ColumnChanges {
   }
 
   public ColumnChanges move(String[] path, Position position) {
-    if (path.length > 1) throw invalid("cannot move nested field " + String.join(".", path) + ": Lagoon moves top-level columns only");
-    int i = indexOf(fields, path[0]);
-    if (i < 0) throw invalid("cannot move column " + path[0] + ": it does not exist");
-    if (path[0].equals(position.after())) throw invalid("cannot move column " + path[0] + " after itself");
-    DataField f = fields.remove(i);
-    fields.add(insertAt(position, f.name()), f);
+    String shown = String.join(".", path);
+    String name = path[path.length - 1];
+    if (name.equals(position.after())) throw invalid("cannot move column " + shown + " after itself");
+    inParent(path, siblings -> {
+      int i = indexOf(siblings, name);
+      if (i < 0) throw invalid("cannot move column " + shown + ": it does not exist");
+      DataField f = siblings.remove(i);
+      siblings.add(insertAt(siblings, position, shown), f);
+    });
     return this;
   }
 
-  private int insertAt(Position position, String name) {
+  private int insertAt(List<DataField> siblings, Position position, String shown) {
     if (position.first()) return 0;
-    if (position.after() == null) return fields.size();
-    int after = indexOf(fields, position.after());
-    if (after < 0) throw invalid("cannot place column " + name + " after " + position.after() + ": no such column");
+    if (position.after() == null) return siblings.size();
+    int after = indexOf(siblings, position.after());
+    if (after < 0) throw invalid("cannot place column " + shown + " after " + position.after() + ": no such column");
     return after + 1;
+  }
+
+  /** Hands the list holding the path's last element (the table's columns, or a struct's fields) to {@code edit}. */
+  private void inParent(String[] path, java.util.function.Consumer<List<DataField>> edit) {
+    if (path.length == 1) {
+      edit.accept(fields);
+      return;
+    }
+    String[] parent = Arrays.copyOf(path, path.length - 1);
+    update(parent, (siblings, i) -> {
+      DataField p = siblings.get(i);
+      if (p.type().root() != TypeRoot.ROW) throw invalid(String.join(".", parent) + " is not a struct");
+      List<DataField> children = new ArrayList<>(p.type().fields());
+      edit.accept(children);
+      siblings.set(i, p.withType(withFields(p.type(), children)));
+    });
   }
 
   /** The field at the path, in the list of its siblings, handed to {@code edit} to replace. */

@@ -120,7 +120,8 @@ public final class OrcFormatWriter implements FormatWriter {
     if (t instanceof DoubleType) return TypeDescription.createDouble();
     if (t instanceof DecimalType) {
       DecimalType d = (DecimalType) t;
-      return TypeDescription.createDecimal().withPrecision(d.precision()).withScale(d.scale());
+      // Scale first: ORC's default scale (10) would refuse a smaller precision.
+      return TypeDescription.createDecimal().withScale(d.scale()).withPrecision(d.precision());
     }
     if (t instanceof StringType) {
       String charType = md != null && md.contains(SparkTypes.CHAR_VARCHAR_KEY)

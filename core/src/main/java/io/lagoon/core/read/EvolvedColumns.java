@@ -7,12 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
-import org.apache.spark.sql.catalyst.expressions.Cast;
-import org.apache.spark.sql.catalyst.expressions.EvalMode;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
-import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -29,14 +26,18 @@ import scala.collection.JavaConverters;
 final class EvolvedColumns implements Serializable {
   /** Per requested column, its position in the file reader's output; -1: not in the file (null). */
   private final int[] source;
-  /** Per requested column, the file's type when a cast is needed, else null. */
-  private final DataType[] from;
+  /** Per requested column, how the file's value becomes it; null: as read. */
+  private final ColumnConversion[] conversions;
   private final StructType required;
+  /** The types of the columns the file's reader returns (before the appended ones). */
+  private final DataType[] fileTypes;
 
-  EvolvedColumns(int[] source, DataType[] from, StructType required) {
+  EvolvedColumns(int[] source, ColumnConversion[] conversions, StructType required, StructType fileRequired) {
     this.source = source;
-    this.from = from;
+    this.conversions = conversions;
     this.required = required;
+    this.fileTypes = new DataType[fileRequired.fields().length];
+    for (int i = 0; i < fileTypes.length; i++) fileTypes[i] = fileRequired.fields()[i].dataType();
   }
 
   /**
@@ -50,9 +51,7 @@ final class EvolvedColumns implements Serializable {
   }
 
   private int fileColumns() {
-    int n = 0;
-    for (int s : source) if (s >= 0) n++;
-    return n;
+    return fileTypes.length;
   }
 
   /** Rows through a projection: references, casts and null literals. */
@@ -67,11 +66,10 @@ final class EvolvedColumns implements Serializable {
         DataType to = required.fields()[i].dataType();
         if (source[i] < 0) {
           exprs.add(Literal.create(null, to));
-        } else if (from[i] == null) {
+        } else if (conversions[i] == null) {
           exprs.add(new BoundReference(source[i], to, true));
         } else {
-          exprs.add(new Cast(new BoundReference(source[i], from[i], true), to, scala.Option.apply("UTC"),
-              EvalMode.LEGACY()));
+          exprs.add(conversions[i].expression(new BoundReference(source[i], fileTypes[source[i]], true), to));
         }
       }
       int file = fileColumns();
@@ -107,15 +105,8 @@ final class EvolvedColumns implements Serializable {
       ColumnVector[] out = new ColumnVector[source.length + extras];
       for (int i = 0; i < source.length; i++) {
         DataType to = required.fields()[i].dataType();
-        if (source[i] < 0) {
-          ConstantColumnVector nulls = new ConstantColumnVector(Math.max(rows, 1), to);
-          nulls.setNull();
-          out[i] = nulls;
-        } else if (from[i] == null) {
-          out[i] = b.column(source[i]);
-        } else {
-          out[i] = new CastColumnVector(b.column(source[i]), from[i], to);
-        }
+        out[i] = source[i] < 0 ? ColumnConversion.nulls(to, rows)
+            : ColumnConversion.vector(conversions[i], b.column(source[i]), to, rows);
       }
       int file = fileColumns();
       for (int e = 0; e < extras; e++) out[source.length + e] = b.column(file + e);

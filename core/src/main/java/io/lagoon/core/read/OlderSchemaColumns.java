@@ -56,7 +56,7 @@ public final class OlderSchemaColumns {
     List<StructField> fileRequired = new ArrayList<>();
     int n = required.fields().length;
     int[] source = new int[n];
-    DataType[] from = new DataType[n];
+    ColumnConversion[] conversions = new ColumnConversion[n];
     boolean changed = false;
     java.util.Set<String> unchanged = new java.util.HashSet<>();
     for (int i = 0; i < n; i++) {
@@ -75,24 +75,20 @@ public final class OlderSchemaColumns {
         changed = true;
         continue;
       }
-      DataType fileType = project(r.dataType(), c.type(), f.type(), r.name(), describe);
-      boolean sameType = sameIgnoringNullability(fileType, r.dataType());
-      boolean positional = DataType.equalsStructurally(fileType, r.dataType(), true);
-      if (!sameType && !positional && !Cast.canCast(fileType, r.dataType())) {
-        throw new UnsupportedOperationException("Column " + r.name() + " of " + describe + " was written as "
-            + fileType.sql() + ", which cannot be read as " + r.dataType().sql());
-      }
+      Projected p = project(r.dataType(), c.type(), f.type(), r.name(), describe);
       source[i] = fileRequired.size();
-      fileRequired.add(new StructField(f.name(), fileType, true, org.apache.spark.sql.types.Metadata.empty()));
-      // Struct fields are requested under the file's names in the requested order, so they line
-      // up by position; only a changed leaf type needs a cast.
-      from[i] = positional ? null : fileType;
-      if (f.name().equals(r.name()) && sameType) unchanged.add(r.name());
-      else changed = true;
+      fileRequired.add(new StructField(f.name(), p.fileType, true, org.apache.spark.sql.types.Metadata.empty()));
+      conversions[i] = p.conversion;
+      if (f.name().equals(r.name()) && p.conversion == null && sameIgnoringNullability(p.fileType, r.dataType())) {
+        unchanged.add(r.name());
+      } else {
+        changed = true;
+      }
     }
     if (!changed) return null;
-    return new OlderSchemaColumns(SparkTypes.toSpark(file), new StructType(fileRequired.toArray(new StructField[0])),
-        new EvolvedColumns(source, from, required), unchanged);
+    StructType fileColumns = new StructType(fileRequired.toArray(new StructField[0]));
+    return new OlderSchemaColumns(SparkTypes.toSpark(file), fileColumns,
+        new EvolvedColumns(source, conversions, required, fileColumns), unchanged);
   }
 
   /**
@@ -112,37 +108,76 @@ public final class OlderSchemaColumns {
     return out;
   }
 
+  /** What to request from a file for a requested type, and how to convert what it returns. */
+  private record Projected(DataType fileType, ColumnConversion conversion) {
+  }
+
   /**
    * The type to request from the file for a requested (possibly pruned) type: struct fields found
-   * by id under the file's names, in the requested order; atomic types as the file wrote them.
+   * by id under the file's names, atomic types as the file wrote them; and the conversion to the
+   * requested type (null when the values line up by position).
    */
-  private static DataType project(DataType requested, PaimonType current, PaimonType file, String column,
-                                  String describe) {
+  private static Projected project(DataType requested, PaimonType current, PaimonType file, String column,
+                                   String describe) {
     if (requested instanceof StructType && current.root() == TypeRoot.ROW && file.root() == TypeRoot.ROW) {
+      StructField[] wanted = ((StructType) requested).fields();
       List<StructField> out = new ArrayList<>();
-      for (StructField rf : ((StructType) requested).fields()) {
-        DataField cf = byName(current.fields(), rf.name());
+      int[] source = new int[wanted.length];
+      ColumnConversion[] children = new ColumnConversion[wanted.length];
+      boolean rebuild = false;
+      for (int j = 0; j < wanted.length; j++) {
+        DataField cf = byName(current.fields(), wanted[j].name());
         DataField ff = cf == null ? null : byId(file.fields(), cf.id());
         if (ff == null) {
-          throw new UnsupportedOperationException("Field " + column + "." + rf.name() + " of " + describe
-              + " was added after the file was written; Lagoon does not read such files yet");
+          // Added after the file was written: null in every row of it.
+          source[j] = -1;
+          rebuild = true;
+          continue;
         }
-        out.add(new StructField(ff.name(), project(rf.dataType(), cf.type(), ff.type(), column + "." + rf.name(), describe),
-            true, org.apache.spark.sql.types.Metadata.empty()));
+        Projected p = project(wanted[j].dataType(), cf.type(), ff.type(), column + "." + wanted[j].name(), describe);
+        source[j] = out.size();
+        children[j] = p.conversion;
+        rebuild |= p.conversion != null;
+        out.add(new StructField(ff.name(), p.fileType, true, org.apache.spark.sql.types.Metadata.empty()));
       }
-      return new StructType(out.toArray(new StructField[0]));
+      if (out.isEmpty()) {
+        // Every requested field is newer than the file: read one it has, for the struct's nulls.
+        DataField any = file.fields().get(0);
+        out.add(new StructField(any.name(), SparkTypes.toSpark(any.type()), true, org.apache.spark.sql.types.Metadata.empty()));
+      }
+      return new Projected(new StructType(out.toArray(new StructField[0])),
+          rebuild ? new ColumnConversion.RebuildStruct(source, children) : null);
     }
     if (requested instanceof ArrayType && current.root() == file.root()
         && (file.root() == TypeRoot.ARRAY || file.root() == TypeRoot.MULTISET)) {
       ArrayType a = (ArrayType) requested;
-      return new ArrayType(project(a.elementType(), current.element(), file.element(), column, describe), a.containsNull());
+      Projected e = project(a.elementType(), current.element(), file.element(), column, describe);
+      requireAsRead(e, column, describe);
+      return new Projected(new ArrayType(e.fileType, a.containsNull()), null);
     }
     if (requested instanceof MapType && current.root() == TypeRoot.MAP && file.root() == TypeRoot.MAP) {
       MapType m = (MapType) requested;
-      return new MapType(project(m.keyType(), current.key(), file.key(), column, describe),
-          project(m.valueType(), current.value(), file.value(), column, describe), m.valueContainsNull());
+      Projected k = project(m.keyType(), current.key(), file.key(), column, describe);
+      Projected v = project(m.valueType(), current.value(), file.value(), column, describe);
+      requireAsRead(k, column, describe);
+      requireAsRead(v, column, describe);
+      return new Projected(new MapType(k.fileType, v.fileType, m.valueContainsNull()), null);
     }
-    return SparkTypes.toSpark(file);
+    DataType fileType = SparkTypes.toSpark(file);
+    if (DataType.equalsStructurally(fileType, requested, true)) return new Projected(fileType, null);
+    if (!Cast.canCast(fileType, requested)) {
+      throw new UnsupportedOperationException("Column " + column + " of " + describe + " was written as "
+          + fileType.sql() + ", which cannot be read as " + requested.sql());
+    }
+    return new Projected(fileType, new ColumnConversion.CastFrom(fileType));
+  }
+
+  /** Inside arrays and maps values are only read as they are (renamed struct fields aside). */
+  private static void requireAsRead(Projected p, String column, String describe) {
+    if (p.conversion != null) {
+      throw new UnsupportedOperationException("Column " + column + " of " + describe + " holds arrays or maps whose "
+          + "element type changed since the file was written; Lagoon does not read such files yet");
+    }
   }
 
   /** Equal types, names included, nullability aside. */
