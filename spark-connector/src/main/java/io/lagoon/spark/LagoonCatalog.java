@@ -174,6 +174,11 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     if (ident.namespace().length != 1) throw new NoSuchTableException(ident);
+    String[] system = io.lagoon.core.system.SystemTables.split(ident.name());
+    if (system != null) {
+      FileStoreTable base = ((LagoonTable) loadTable(Identifier.of(ident.namespace(), system[0]))).core();
+      return new LagoonSystemTable(io.lagoon.core.system.SystemTables.of(system[1]), base);
+    }
     io.lagoon.core.catalog.Identifier id = coreId(ident);
     try {
       return new LagoonTable(catalog.loadTable(id));

@@ -320,7 +320,7 @@ public final class ScanPlanner {
   }
 
   /** The columns a file's value stats cover, in stats order. */
-  static List<DataField> statsFields(TableSchema fileSchema, List<String> valueStatsCols) {
+  public static List<DataField> statsFields(TableSchema fileSchema, List<String> valueStatsCols) {
     if (valueStatsCols == null) return fileSchema.fields();
     List<DataField> out = new ArrayList<>();
     for (String name : valueStatsCols) {

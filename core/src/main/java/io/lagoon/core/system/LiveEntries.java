@@ -1,0 +1,38 @@
+package io.lagoon.core.system;
+
+import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.manifest.ManifestEntry;
+import io.lagoon.core.scan.LiveFiles;
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.PaimonType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/** The live data files of a table's latest snapshot, and their partitions as Paimon renders them. */
+final class LiveEntries {
+  private LiveEntries() {}
+
+  static Collection<ManifestEntry> of(FileStoreTable table) throws IOException {
+    Optional<Snapshot> latest = table.snapshots().latest();
+    if (latest.isEmpty()) return List.of();
+    return LiveFiles.read(table.manifests(), latest.get());
+  }
+
+  /** {@code {v1, v2}} (in partition-key order); {@code {}} for an unpartitioned table. */
+  static String partition(FileStoreTable table, byte[] partition) {
+    List<PaimonType> types = types(table.schema().partitionFields());
+    if (types.isEmpty()) return SystemValues.braces(List.of());
+    return SystemValues.braces(SystemValues.render(BinaryRows.deserialize(partition, types), types));
+  }
+
+  static List<PaimonType> types(List<DataField> fields) {
+    List<PaimonType> out = new ArrayList<>();
+    for (DataField f : fields) out.add(f.type());
+    return out;
+  }
+}

@@ -1,0 +1,22 @@
+package io.lagoon.core.system;
+
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.DataField;
+import java.io.IOException;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * A metadata table of a data table ({@code t$snapshots}, {@code t$files}, ...): Paimon's name and
+ * columns, its rows computed from the table's metadata files when read (nothing is stored).
+ */
+public interface SystemTable {
+  /** The suffix after {@code $}. */
+  String name();
+
+  /** The columns, as Paimon declares them. */
+  List<DataField> fields();
+
+  /** The rows, as Spark values of {@link #fields()}, for the table as it is now. */
+  List<InternalRow> rows(FileStoreTable table) throws IOException;
+}

@@ -1,0 +1,71 @@
+package io.lagoon.spark;
+
+import io.lagoon.core.system.SystemTable;
+import io.lagoon.core.table.FileStoreTable;
+import io.lagoon.core.types.SparkTypes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A metadata table ({@code t$snapshots}, ...) as a Spark table: read only, its rows computed on
+ * the driver when the query is planned and handed to Spark as a local relation.
+ */
+final class LagoonSystemTable implements SupportsRead {
+  private final SystemTable system;
+  private final FileStoreTable table;
+
+  LagoonSystemTable(SystemTable system, FileStoreTable table) {
+    this.system = system;
+    this.table = table;
+  }
+
+  @Override
+  public String name() {
+    return table.fullName() + "$" + system.name();
+  }
+
+  @Override
+  public StructType schema() {
+    return SparkTypes.toSpark(system.fields());
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    return Set.of(TableCapability.BATCH_READ);
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    return () -> new Rows();
+  }
+
+  private final class Rows implements LocalScan {
+    @Override
+    public InternalRow[] rows() {
+      try {
+        return system.rows(table).toArray(new InternalRow[0]);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read " + name() + ": " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public StructType readSchema() {
+      return schema();
+    }
+
+    @Override
+    public String description() {
+      return name();
+    }
+  }
+}
