@@ -59,12 +59,25 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
     this.pinned = pinned;
   }
 
+  /** Whether this is the read-optimized view {@code t$ro}: files that need no merge, read only. */
+  private boolean readOptimized;
+
+  /** {@code t$ro}: the table's files that need no merge (see {@code ScanPlanner.readOptimized}), read only. */
+  public static LagoonTable readOptimized(FileStoreTable table) {
+    LagoonTable t = new LagoonTable(table);
+    t.readOptimized = true;
+    return t;
+  }
+
   /** The table as of one snapshot, with that snapshot's schema: a read-only view, writes are refused. */
   public static LagoonTable asOf(FileStoreTable table, Snapshot snapshot) throws java.io.IOException {
     return new LagoonTable(table.asOf(snapshot), snapshot);
   }
 
   private void requireWritable() {
+    if (readOptimized) {
+      throw new UnsupportedOperationException(name() + " is a read-optimized view, read only; write to " + table.fullName());
+    }
     if (pinned != null) {
       throw new UnsupportedOperationException(table.fullName() + " is read as of snapshot " + pinned.id
           + " here (time travel); write to the table itself");
@@ -77,7 +90,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
 
   @Override
   public String name() {
-    return table.fullName();
+    return readOptimized ? table.fullName() + "$ro" : table.fullName();
   }
 
   /**
@@ -124,7 +137,8 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     // Primary-key tables are read by merge-on-read (see LagoonScan); writes still refuse them.
     Snapshot snapshot = pinned != null ? pinned : TimeTravelOptions.snapshot(table, options);
-    return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot);
+    LagoonScanBuilder b = new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot);
+    return readOptimized ? b.readOptimized() : b;
   }
 
   @Override

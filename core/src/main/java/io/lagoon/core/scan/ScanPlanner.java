@@ -39,6 +39,25 @@ public final class ScanPlanner {
     this.table = table;
   }
 
+  /** Whether to plan only the files a read-optimized read takes ({@code t$ro}). */
+  private boolean readOptimized;
+
+  /**
+   * Plans only the files of a primary-key table that need no merge, as Paimon's read-optimized
+   * table ({@code t$ro}) does: the top level; with deletion vectors, every level but 0 (their
+   * files hold each key once, deletions applied). Rows still waiting in lower levels are not seen.
+   */
+  public ScanPlanner readOptimized(boolean on) {
+    this.readOptimized = on;
+    return this;
+  }
+
+  private boolean skippedByReadOptimized(DataFileMeta f) {
+    if (!readOptimized || !table.hasPrimaryKey()) return false;
+    if (table.options().deletionVectors()) return f.level == 0;
+    return f.level != table.options().numLevels() - 1;
+  }
+
   public ScanPlan plan(Snapshot snapshot, List<Filter> filters) throws IOException {
     TableSchema schema = table.schema();
     List<DataField> partFields = schema.partitionFields();
@@ -75,7 +94,7 @@ public final class ScanPlanner {
     for (ManifestEntry e : live) {
       // Rows of a postponed-bucket table wait in bucket-postpone until a compaction gives them a
       // bucket; Paimon's readers do not see them before that, so neither does a scan.
-      if (e.bucket == DataFilePaths.POSTPONE_BUCKET) continue;
+      if (e.bucket == DataFilePaths.POSTPONE_BUCKET || skippedByReadOptimized(e.file)) continue;
       String partKey = Arrays.toString(e.partition);
       Boolean pm = partitionMatch.get(partKey);
       if (pm == null) {

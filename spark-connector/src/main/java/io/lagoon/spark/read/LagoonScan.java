@@ -80,6 +80,14 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     this.limit = limit;
   }
 
+  /** Reads only the files that need no merge ({@code t$ro}, see {@link ScanPlanner#readOptimized}). */
+  private boolean readOptimized;
+
+  void readOptimized(boolean on) {
+    if (plan != null) throw new IllegalStateException("The scan of " + table.fullName() + " is planned already");
+    this.readOptimized = on;
+  }
+
   /** Reads this snapshot instead of the latest one; only before the scan is planned. */
   void atSnapshot(Snapshot snapshot) {
     if (plan != null) throw new IllegalStateException("The scan of " + table.fullName() + " is planned already");
@@ -112,7 +120,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         Optional<Snapshot> s = pinned == null ? table.snapshots().latest() : Optional.of(pinned);
         if (s.isPresent()) vectors = DeletionVectorIndex.forRead(table, s.get());
         plan = s.isPresent()
-            ? new ScanPlanner(table).plan(s.get(), filters)
+            ? new ScanPlanner(table).readOptimized(readOptimized).plan(s.get(), filters)
             : new ScanPlan(null, List.of(), 0, 0, 0);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot plan scan of " + table.fullName() + ": " + e.getMessage(), e);

@@ -110,12 +110,21 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     return this;
   }
 
+  private boolean readOptimized;
+
+  /** Plans only the files that need no merge ({@code t$ro}). */
+  public LagoonScanBuilder readOptimized() {
+    readOptimized = true;
+    return this;
+  }
+
   @Override
   public Scan build() {
     LagoonScan scan = keyPruning
         ? new KeyPruningScan(table, tableSchema, required, metadata, Arrays.asList(pushed))
         : new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
     scan.atSnapshot(snapshot);
+    scan.readOptimized(readOptimized);
     if (perBucket) scan.planPerBucket();
     onBuild.accept(scan);
     return scan;
