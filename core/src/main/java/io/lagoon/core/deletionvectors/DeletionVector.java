@@ -83,6 +83,21 @@ public final class DeletionVector {
     return n;
   }
 
+  /** Whether every position in {@code [from, to)} is deleted (true for an empty range). */
+  public boolean deletesAll(long from, long to) {
+    if (to <= from) return true;
+    if (from < 0) return false;
+    for (long key = from >>> 32; key <= (to - 1) >>> 32; key++) {
+      RoaringBitmap b = bitmaps.get((int) key);
+      if (b == null) return false;
+      long base = key << 32;
+      long lo = Math.max(from, base) - base;
+      long hi = Math.min(to, base + (1L << 32)) - base;
+      if (b.rangeCardinality(lo, hi) != hi - lo) return false;
+    }
+    return true;
+  }
+
   /** Deleted positions. */
   public long cardinality() {
     long n = 0;

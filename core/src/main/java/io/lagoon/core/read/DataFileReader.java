@@ -69,6 +69,8 @@ public final class DataFileReader implements Serializable {
   private Map<Long, Older> older = Map.of();
   /** The columns this reader appends after the requested ones (file path, row position). */
   private DataType[] extras = new DataType[0];
+  /** The configuration to read Parquet footers with, to skip row groups ({@link #skipRowGroups}); null: off. */
+  private Broadcast<SerializableConfiguration> footerConf;
   /** Builds a reader like this one over other columns and filters (driver side only). */
   private transient Rebuild rebuild;
   private transient List<Filter> filters = List.of();
@@ -343,6 +345,25 @@ public final class DataFileReader implements Serializable {
     Iterator<InternalRow> filtered = (Iterator) new DeletionVectorFilter(openRaw(path, start, length, fileSize), output,
         rowPositions, deleted, batch, dropped, withFile ? path.toString() : null, withPosition);
     return filtered;
+  }
+
+  /**
+   * Lets {@link #rowGroupsToRead} read Parquet footers (a broadcast of the configuration); for scans
+   * whose files have row selections. Driver side.
+   */
+  public DataFileReader skipRowGroups(SparkSession spark, Configuration conf) {
+    footerConf = this.conf != null ? this.conf
+        : JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(new LeanConfiguration(conf)));
+    return this;
+  }
+
+  /**
+   * The row groups of a Parquet range to read when {@code deleted} leaves out every row of some of
+   * them ({@link RowGroupRanges}): {@code {start, length, rows}} each; null to read the range as it is.
+   */
+  public RowGroupRanges.Plan rowGroupsToRead(Path path, long start, long length, DeletionVector deleted) {
+    if (footerConf == null || deleted == null || !path.getName().endsWith(".parquet")) return null;
+    return RowGroupRanges.kept(footerConf.value().get(), path, start, length, deleted);
   }
 
   /**

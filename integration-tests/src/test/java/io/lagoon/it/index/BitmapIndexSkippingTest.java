@@ -219,4 +219,36 @@ class BitmapIndexSkippingTest extends LagoonSparkTest {
     assertEquals(rows("SELECT count(*) FROM plain WHERE cat = 'a' AND id % 4 <> 0"), List.of(Integer.toString(a.size())));
     assertTrue(io.lagoon.it.oracle.PlanMetrics.ofScans(dv.queryExecution().executedPlan()).get("lagoonRowsSkippedByIndex") > 1900);
   }
+
+  /** Row groups in which the selection keeps no row are not read at all; positions and answers stay right. */
+  @Test
+  void rowGroupsWithoutSelectedRowsAreNotRead() {
+    sql("CREATE TABLE lake.bm.rg (id INT, k INT, pad STRING) TBLPROPERTIES ('file-index.bitmap.columns' = 'k', "
+        + "'parquet.block.size' = '4096', 'parquet.page.size' = '1024', 'write-only' = 'true', "
+        + "'deletion-vectors.enabled' = 'true')");
+    sql("INSERT INTO lake.bm.rg SELECT /*+ REPARTITION(1) */ CAST(id AS INT), CAST(id DIV 1000 AS INT), "
+        + "repeat(CAST(id AS STRING), 8) FROM range(0, 4000)");
+    sql("DELETE FROM lake.bm.rg WHERE id % 7 = 0");
+    for (String vectorized : new String[] {"true", "false"}) {
+      spark.conf().set("spark.sql.parquet.enableVectorizedReader", vectorized);
+      try {
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df = sql("SELECT id, _pos FROM lake.bm.rg WHERE k = 2");
+        List<org.apache.spark.sql.Row> got = df.collectAsList();
+        List<String> ids = new java.util.ArrayList<>();
+        for (org.apache.spark.sql.Row r : got) {
+          ids.add(Integer.toString(r.getInt(0)));
+          assertEquals((long) r.getInt(0), r.getLong(1), "a row keeps its position in the file");
+        }
+        ids.sort(null);
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 2000; i < 3000; i++) if (i % 7 != 0) expected.add(Integer.toString(i));
+        expected.sort(null);
+        assertEquals(expected, ids, "vectorized " + vectorized);
+        java.util.Map<String, Long> m = io.lagoon.it.oracle.PlanMetrics.ofScans(df.queryExecution().executedPlan());
+        assertTrue(m.get("lagoonRowGroupsSkippedByIndex") > 2, "row groups skipped: " + m);
+      } finally {
+        spark.conf().unset("spark.sql.parquet.enableVectorizedReader");
+      }
+    }
+  }
 }

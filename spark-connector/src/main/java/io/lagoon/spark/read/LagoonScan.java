@@ -301,6 +301,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         rawFiles ? formats : java.util.Set.of(),
         !vectors.isEmpty() || metadata.contains(MetadataColumns.POS) || !plan().rowSelections.isEmpty(),
         metadata.contains(MetadataColumns.FILE), metadata.contains(MetadataColumns.POS), wholeFilesOnly());
+    if (!plan().rowSelections.isEmpty()) reader.skipRowGroups(spark, table.io().hadoopConf());
     java.util.Set<Long> schemaIds = new java.util.HashSet<>();
     for (DataSplit split : plan().splits) for (DataFileMeta f : split.files) schemaIds.add(f.schemaId);
     try {

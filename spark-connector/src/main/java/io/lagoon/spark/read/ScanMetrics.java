@@ -18,6 +18,7 @@ public final class ScanMetrics {
   public static final String COLUMNAR_MERGED_ROWS = "lagoonColumnarMergedRows";
   public static final String ROWS_DELETED_BY_VECTORS = "lagoonRowsDeletedByVectors";
   public static final String ROWS_SKIPPED_BY_INDEX = "lagoonRowsSkippedByIndex";
+  public static final String ROW_GROUPS_SKIPPED_BY_INDEX = "lagoonRowGroupsSkippedByIndex";
 
   private ScanMetrics() {}
 
@@ -93,6 +94,12 @@ public final class ScanMetrics {
     @Override public String description() { return "rows skipped by file index (bitmaps)"; }
   }
 
+  /** Parquet row groups not read at all: their file's row selection keeps none of their rows. */
+  public static final class RowGroupsSkippedByIndex extends CustomSumMetric {
+    @Override public String name() { return ROW_GROUPS_SKIPPED_BY_INDEX; }
+    @Override public String description() { return "row groups skipped by file index"; }
+  }
+
   /** Rows of the files read that their deletion vectors left out (in files without a row selection). */
   public static final class RowsDeletedByVectors extends CustomSumMetric {
     @Override public String name() { return ROWS_DELETED_BY_VECTORS; }
@@ -103,7 +110,8 @@ public final class ScanMetrics {
     return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new FilesSkippedByPartition(),
         new FilesSkippedByStats(), new FilesSkippedByIndex(), new FilesSkippedAtRunTime(),
         new SectionsMerged(),
-        new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors(), new RowsSkippedByIndex()};
+        new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors(), new RowsSkippedByIndex(),
+        new RowGroupsSkippedByIndex()};
   }
 
   public static CustomTaskMetric value(String name, long value) {
