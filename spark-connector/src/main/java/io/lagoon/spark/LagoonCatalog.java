@@ -174,6 +174,10 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     if (ident.namespace().length != 1) throw new NoSuchTableException(ident);
+    if (ident.name().endsWith("$audit_log") && ident.name().length() > 10) {
+      String base = ident.name().substring(0, ident.name().length() - 10);
+      return new LagoonAuditLogTable(((LagoonTable) loadTable(Identifier.of(ident.namespace(), base))).core());
+    }
     if (ident.name().endsWith("$ro") && ident.name().length() > 3) {
       String base = ident.name().substring(0, ident.name().length() - 3);
       return LagoonTable.readOptimized(((LagoonTable) loadTable(Identifier.of(ident.namespace(), base))).core());

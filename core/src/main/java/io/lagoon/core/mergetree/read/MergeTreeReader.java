@@ -26,6 +26,8 @@ public final class MergeTreeReader {
   private final KeyComparator keys;
   private final Comparator<KeyValue> recordOrder;
   private final MergeFunction merge;
+  /** Whether keys whose merged record is a retraction are returned too (an audit log's reads). */
+  private boolean keepDeletes;
 
   public MergeTreeReader(KeyValueSource source, KeyComparator keys, Comparator<KeyValue> recordOrder,
                          MergeFunction merge) {
@@ -35,7 +37,13 @@ public final class MergeTreeReader {
     this.merge = merge;
   }
 
-  /** One merged record per live key of the sections (retracted keys are dropped). */
+  /** This reader, returning retracted keys too, with the retraction as their merged record. */
+  public MergeTreeReader keepingDeletes() {
+    keepDeletes = true;
+    return this;
+  }
+
+  /** One merged record per live key of the sections (retracted keys are dropped unless {@link #keepingDeletes}). */
   public CloseableIterator<KeyValue> read(Path bucketDir, List<Section> sections) {
     return new Merged(bucketDir, sections.iterator());
   }
@@ -62,7 +70,8 @@ public final class MergeTreeReader {
           open.add(it);
           runs.add(it);
         }
-        current = new SortedRunMerger(runs, keys, recordOrder, merge);
+        current = keepDeletes ? SortedRunMerger.keepingDeletes(runs, keys, recordOrder, merge)
+            : new SortedRunMerger(runs, keys, recordOrder, merge);
       }
       return true;
     }
