@@ -23,6 +23,9 @@ final class LagoonAuditLogTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return () -> new AuditLogScan(table);
+    io.lagoon.spark.read.IncrementalOptions.Range range = io.lagoon.spark.read.IncrementalOptions.range(table, options);
+    if (range == null) return () -> new AuditLogScan(table);
+    org.apache.spark.sql.connector.read.Scan scan = io.lagoon.spark.read.IncrementalOptions.scan(table, range, true);
+    return () -> scan;
   }
 }

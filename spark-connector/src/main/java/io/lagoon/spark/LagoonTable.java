@@ -136,6 +136,15 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     // Primary-key tables are read by merge-on-read (see LagoonScan); writes still refuse them.
+    io.lagoon.spark.read.IncrementalOptions.Range incremental = io.lagoon.spark.read.IncrementalOptions.range(table, options);
+    if (incremental != null) {
+      if (pinned != null || readOptimized || TimeTravelOptions.snapshot(table, options) != null) {
+        throw new IllegalArgumentException("Read of " + name() + " names an incremental range and a snapshot or view; "
+            + "give one");
+      }
+      org.apache.spark.sql.connector.read.Scan scan = io.lagoon.spark.read.IncrementalOptions.scan(table, incremental, false);
+      return () -> scan;
+    }
     Snapshot snapshot = pinned != null ? pinned : TimeTravelOptions.snapshot(table, options);
     LagoonScanBuilder b = new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot);
     return readOptimized ? b.readOptimized() : b;

@@ -51,16 +51,43 @@ import org.apache.spark.unsafe.types.UTF8String;
  * keeping retractions, so a key whose last record deletes it shows as {@code -D} until a
  * compaction drops it, and each row carries its last record's kind; with deletion vectors level 0
  * is left out, as in every read. An append table's rows are all {@code +I}.
+ *
+ * <p>Over the files of an incremental read ({@code incremental-between}, {@code IncrementalFiles})
+ * it reads the changes instead: every record those commits wrote, unmerged, each with its kind
+ * (as Paimon's delta mode returns them); without the kind column it is the table's own
+ * incremental read.
  */
 public final class AuditLogScan implements Scan, Batch {
   public static final String ROWKIND = "rowkind";
 
   private final FileStoreTable table;
   private final StructType schema;
+  private final boolean withKind;
+  /** The files of an incremental read; null for the latest snapshot's live files. */
+  private final List<ManifestEntry> incremental;
 
   public AuditLogScan(FileStoreTable table) {
+    this(table, true, null);
+  }
+
+  /**
+   * @param withKind whether rows are led by their row kind ({@code t$audit_log})
+   * @param incremental the files of an incremental read, or null for the latest snapshot
+   */
+  public AuditLogScan(FileStoreTable table, boolean withKind, List<ManifestEntry> incremental) {
     this.table = table;
-    this.schema = schemaOf(table);
+    this.withKind = withKind;
+    this.incremental = incremental;
+    this.schema = withKind ? schemaOf(table) : SparkTypes.toSpark(table.schema().fields());
+  }
+
+  /** The files of an incremental read between two snapshot ids (see {@link IncrementalOptions}). */
+  static List<ManifestEntry> incrementalFiles(FileStoreTable table, IncrementalOptions.Range range) {
+    try {
+      return io.lagoon.core.scan.IncrementalFiles.between(table, range.from(), range.to());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+    }
   }
 
   /** {@code rowkind} then the table's columns. */
@@ -73,7 +100,10 @@ public final class AuditLogScan implements Scan, Batch {
 
   @Override public StructType readSchema() { return schema; }
   @Override public Batch toBatch() { return this; }
-  @Override public String description() { return table.fullName() + "$audit_log"; }
+  @Override
+  public String description() {
+    return table.fullName() + (withKind ? "$audit_log" : "") + (incremental == null ? "" : " (incremental)");
+  }
 
   /** One partition per bucket (primary keys: its files merge together) or per file (append). */
   @Override
@@ -82,13 +112,15 @@ public final class AuditLogScan implements Scan, Batch {
       Optional<Snapshot> latest = table.snapshots().latest();
       if (latest.isEmpty()) return new InputPartition[0];
       boolean pk = table.hasPrimaryKey();
-      boolean hideLevel0 = pk && table.options().deletionVectors();
-      DeletionVectorIndex vectors = pk ? DeletionVectorIndex.empty() : DeletionVectorIndex.forRead(table, latest.get());
+      // An incremental read takes the files its commits added, level 0 included, without vectors.
+      boolean hideLevel0 = pk && table.options().deletionVectors() && incremental == null;
+      DeletionVectorIndex vectors = pk || incremental != null ? DeletionVectorIndex.empty()
+          : DeletionVectorIndex.forRead(table, latest.get());
       Map<String, Part> parts = new LinkedHashMap<>();
-      for (ManifestEntry e : LiveFiles.read(table.manifests(), latest.get())) {
+      for (ManifestEntry e : incremental != null ? incremental : LiveFiles.read(table.manifests(), latest.get())) {
         if (e.bucket == DataFilePaths.POSTPONE_BUCKET || hideLevel0 && e.file.level == 0) continue;
         String dir = table.paths().bucketDir(e.partition, e.bucket).toString();
-        String key = pk ? dir : dir + "/" + e.file.fileName;
+        String key = pk && incremental == null ? dir : dir + "/" + e.file.fileName;
         parts.computeIfAbsent(key, k -> new Part(dir)).add(e.file, vectors.refOf(e.file.fileName));
       }
       return parts.values().toArray(new InputPartition[0]);
@@ -100,24 +132,35 @@ public final class AuditLogScan implements Scan, Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
-    if (table.hasPrimaryKey()) return new Factory(table, KeyValueFileReader.build(spark, table, null), null);
-    Set<String> formats = new HashSet<>(List.of("parquet", "orc"));
+    if (table.hasPrimaryKey()) {
+      Factory f = new Factory(table, withKind, KeyValueFileReader.build(spark, table, null), null);
+      f.merge = incremental == null;
+      return f;
+    }
+    List<DataFileMeta> files = new ArrayList<>();
+    for (InputPartition p : planInputPartitions()) files.addAll(((Part) p).files);
+    DataFileReader reader = appendReader(spark, table, files);
+    return new Factory(table, withKind, null, reader);
+  }
+
+  /** A row reader of an append table's files, whatever schema they were written under. */
+  static DataFileReader appendReader(SparkSession spark, FileStoreTable table, List<DataFileMeta> files) {
     StructType columns = SparkTypes.toSpark(table.schema().fields());
     DataFileReader reader = DataFileReader.build(spark, columns, columns, List.of(),
-        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, formats, true);
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), false, new HashSet<>(List.of("parquet", "orc")),
+        true);
     Set<Long> ids = new HashSet<>();
-    for (InputPartition p : planInputPartitions()) for (DataFileMeta f : ((Part) p).files) ids.add(f.schemaId);
+    for (DataFileMeta f : files) ids.add(f.schemaId);
     try {
-      reader.withOlderSchemas(ids, table.schema().id(), table.schema().fields(), id -> table.schema(id).fields(),
+      return reader.withOlderSchemas(ids, table.schema().id(), table.schema().fields(), id -> table.schema(id).fields(),
           "table " + table.fullName());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the schemas of " + table.fullName() + ": " + e.getMessage(), e);
     }
-    return new Factory(table, null, reader);
   }
 
   /** A bucket's files (or one file) and, on append tables, their deletion vectors. */
-  private static final class Part implements InputPartition {
+  static final class Part implements InputPartition {
     final String bucketDir;
     final List<DataFileMeta> files = new ArrayList<>();
     final List<DeletionVectorIndex.Ref> vectors = new ArrayList<>();
@@ -134,11 +177,15 @@ public final class AuditLogScan implements Scan, Batch {
 
   private static final class Factory implements PartitionReaderFactory, Serializable {
     private final FileStoreTable table;
+    private final boolean withKind;
     private final KeyValueFileReader records;
     private final DataFileReader rows;
+    /** Whether a bucket's files are merged (the latest snapshot) or their records read as written (changes). */
+    private boolean merge = true;
 
-    Factory(FileStoreTable table, KeyValueFileReader records, DataFileReader rows) {
+    Factory(FileStoreTable table, boolean withKind, KeyValueFileReader records, DataFileReader rows) {
       this.table = table;
+      this.withKind = withKind;
       this.records = records;
       this.rows = rows;
     }
@@ -146,7 +193,8 @@ public final class AuditLogScan implements Scan, Batch {
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
       Part p = (Part) partition;
-      return records != null ? new Merged(table.schema(), records, p) : new Appended(table, rows, p);
+      if (records == null) return new Appended(table, rows, p, withKind);
+      return merge ? new Merged(table.schema(), records, p, withKind) : new Records(table.schema(), records, p, withKind);
     }
   }
 
@@ -154,9 +202,11 @@ public final class AuditLogScan implements Scan, Batch {
   private static final class Merged implements PartitionReader<InternalRow> {
     private final CloseableIterator<KeyValue> records;
     private final DataType[] types;
+    private final boolean withKind;
     private InternalRow row;
 
-    Merged(TableSchema schema, KeyValueFileReader source, Part p) {
+    Merged(TableSchema schema, KeyValueFileReader source, Part p, boolean withKind) {
+      this.withKind = withKind;
       List<PaimonType> keyTypes = new KeyValueLayout(schema).keyTypes();
       MergeTreeReader reader = new MergeTreeReader(source, new KeyComparator(keyTypes),
           MergeFunctions.recordOrder(schema.options(), schema.fields()),
@@ -169,7 +219,7 @@ public final class AuditLogScan implements Scan, Batch {
     public boolean next() {
       if (!records.hasNext()) return false;
       KeyValue kv = records.next();
-      row = withKind(KeyValue.kindName(kv.rowKind()), kv.value(), types);
+      row = withKind(withKind ? KeyValue.kindName(kv.rowKind()) : null, kv.value(), types);
       return true;
     }
 
@@ -177,19 +227,59 @@ public final class AuditLogScan implements Scan, Batch {
     @Override public void close() { records.close(); }
   }
 
+  /** A primary-key table's changes: every record of the files, as written, with its kind. */
+  private static final class Records implements PartitionReader<InternalRow> {
+    private final KeyValueFileReader source;
+    private final Part part;
+    private final DataType[] types;
+    private final boolean withKind;
+    private int file = -1;
+    private CloseableIterator<KeyValue> current;
+    private InternalRow row;
+
+    Records(TableSchema schema, KeyValueFileReader source, Part part, boolean withKind) {
+      this.source = source;
+      this.part = part;
+      this.types = types(schema);
+      this.withKind = withKind;
+    }
+
+    @Override
+    public boolean next() {
+      while (current == null || !current.hasNext()) {
+        close();
+        if (++file >= part.files.size()) return false;
+        current = source.open(new Path(part.bucketDir), part.files.get(file));
+      }
+      KeyValue kv = current.next();
+      row = withKind(withKind ? KeyValue.kindName(kv.rowKind()) : null, kv.value(), types);
+      return true;
+    }
+
+    @Override public InternalRow get() { return row; }
+
+    @Override
+    public void close() {
+      if (current != null) current.close();
+      current = null;
+    }
+  }
+
   /** An append table's files, deletion vectors applied, every row {@code +I}. */
-  private static final class Appended implements PartitionReader<InternalRow> {
+  static final class Appended implements PartitionReader<InternalRow> {
     private static final String INSERT = "+I";
     private final FileStoreTable table;
     private final DataFileReader reader;
     private final Part part;
     private final DeletionVectorIndex.Loader loader;
     private final DataType[] types;
+    private final boolean withKind;
     private int file = -1;
     private scala.collection.Iterator<InternalRow> current;
     private InternalRow row;
 
-    Appended(FileStoreTable table, DataFileReader reader, Part part) {
+    Appended(FileStoreTable table, DataFileReader reader, Part part, boolean withKind) {
+      this.withKind = withKind;
       this.table = table;
       this.reader = reader;
       this.part = part;
@@ -207,7 +297,7 @@ public final class AuditLogScan implements Scan, Batch {
         DeletionVector dv = ref == null ? null : loader.load(ref);
         current = reader.open(new Path(part.bucketDir, f.fileName), 0, f.fileSize, f.fileSize, dv, n -> { }, f.schemaId);
       }
-      row = withKind(INSERT, current.next(), types);
+      row = withKind(withKind ? INSERT : null, current.next(), types);
       return true;
     }
 
@@ -220,17 +310,19 @@ public final class AuditLogScan implements Scan, Batch {
     }
   }
 
-  private static DataType[] types(TableSchema schema) {
+  static DataType[] types(TableSchema schema) {
     StructType columns = SparkTypes.toSpark(schema.fields());
     DataType[] out = new DataType[columns.fields().length];
     for (int i = 0; i < out.length; i++) out[i] = columns.fields()[i].dataType();
     return out;
   }
 
-  private static InternalRow withKind(String kind, InternalRow value, DataType[] types) {
-    Object[] out = new Object[types.length + 1];
-    out[0] = UTF8String.fromString(kind);
-    for (int i = 0; i < types.length; i++) out[i + 1] = value.isNullAt(i) ? null : value.get(i, types[i]);
+  /** The value's columns, led by the kind when one is given. */
+  static InternalRow withKind(String kind, InternalRow value, DataType[] types) {
+    int lead = kind == null ? 0 : 1;
+    Object[] out = new Object[types.length + lead];
+    if (kind != null) out[0] = UTF8String.fromString(kind);
+    for (int i = 0; i < types.length; i++) out[i + lead] = value.isNullAt(i) ? null : value.get(i, types[i]);
     return new GenericInternalRow(out);
   }
 }
