@@ -11,7 +11,9 @@ import java.util.Optional;
  * Expires old snapshots by Paimon's rules and deletes exactly the files no remaining snapshot, tag
  * or branch uses. Which snapshots go: every one more than {@code retainMax} behind the latest; of
  * the rest, from the earliest on, those committed before {@code olderThanMillis}, always keeping
- * the newest {@code retainMin}, and at most {@code maxDeletes} per run.
+ * the newest {@code retainMin}, and at most {@code maxDeletes} per run; never a snapshot a consumer
+ * ({@code consumer/consumer-<id>}) still has to read, unless it was not updated for
+ * {@code consumer.expiration-time} (then the consumer goes).
  *
  * <p>Deletion order keeps the table readable if the process dies half-way: data, index and
  * metadata files no kept snapshot uses first, then the expired snapshot files from the oldest up
@@ -80,6 +82,12 @@ public final class ExpireSnapshots {
   private long end(SnapshotManager sm, long earliest, long latest) throws IOException {
     long min = Math.max(latest - retainMax + 1, earliest);
     long maxExclusive = Math.min(latest - retainMin + 1, earliest + maxDeletes);
+    Optional<Long> consumer = new io.lagoon.core.snapshot.ConsumerManager(table.io(), table.metadataDir())
+        .minNextSnapshot(table.options().consumerExpirationTime());
+    if (consumer.isPresent()) {
+      maxExclusive = Math.min(maxExclusive, consumer.get());
+      min = Math.min(min, maxExclusive);
+    }
     for (long id = min; id < maxExclusive; id++) {
       if (!sm.exists(id)) continue;
       if (sm.snapshot(id).timeMillis >= olderThanMillis) return id;

@@ -218,6 +218,12 @@ public final class TableOptions implements Serializable {
     return v == null ? java.time.Duration.ofHours(1) : Durations.parse(v, "Table option '" + SNAPSHOT_TIME_RETAINED + "'");
   }
 
+  /** How long a consumer not updated is kept ({@code consumer.expiration-time}); null: forever (Paimon's default). */
+  public java.time.Duration consumerExpirationTime() {
+    String v = options.get("consumer.expiration-time");
+    return v == null ? null : Durations.parse(v, "Table option 'consumer.expiration-time'");
+  }
+
   /** Snapshots one expiry removes at most (Paimon 1.x's default 50). */
   public int snapshotExpireLimit() {
     return parseInt(SNAPSHOT_EXPIRE_LIMIT, 50);

@@ -26,6 +26,8 @@ public final class Procedures {
     add(CreateBranchProcedure::new);
     add(DeleteBranchProcedure::new);
     add(FastForwardProcedure::new);
+    add(ResetConsumerProcedure::new);
+    add(ClearConsumersProcedure::new);
   }
 
   private Procedures() {
