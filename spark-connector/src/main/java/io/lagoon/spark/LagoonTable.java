@@ -123,8 +123,8 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
 
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
-        TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ, TableCapability.BATCH_WRITE,
+        TableCapability.TRUNCATE, TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
   }
 
   /** {@code _file} and {@code _pos}, for {@code SELECT _file, _pos, * FROM t}. */
@@ -146,7 +146,8 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
       return () -> scan;
     }
     Snapshot snapshot = pinned != null ? pinned : TimeTravelOptions.snapshot(table, options);
-    LagoonScanBuilder b = new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot);
+    LagoonScanBuilder b = new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot)
+        .options(options);
     return readOptimized ? b.readOptimized() : b;
   }
 

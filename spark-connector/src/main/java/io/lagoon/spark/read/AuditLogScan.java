@@ -65,6 +65,14 @@ public final class AuditLogScan implements Scan, Batch {
   private final boolean withKind;
   /** The files of an incremental read; null for the latest snapshot's live files. */
   private final List<ManifestEntry> incremental;
+  /** Whether retractions ({@code -U}, {@code -D} records) are left out (a stream's rows). */
+  private boolean withoutRetractions;
+
+  /** This scan, leaving retraction records out of its rows (a stream of a primary-key table). */
+  AuditLogScan withoutRetractions() {
+    withoutRetractions = true;
+    return this;
+  }
 
   public AuditLogScan(FileStoreTable table) {
     this(table, true, null);
@@ -135,6 +143,7 @@ public final class AuditLogScan implements Scan, Batch {
     if (table.hasPrimaryKey()) {
       Factory f = new Factory(table, withKind, KeyValueFileReader.build(spark, table, null), null);
       f.merge = incremental == null;
+      f.withoutRetractions = withoutRetractions;
       return f;
     }
     List<DataFileMeta> files = new ArrayList<>();
@@ -182,6 +191,7 @@ public final class AuditLogScan implements Scan, Batch {
     private final DataFileReader rows;
     /** Whether a bucket's files are merged (the latest snapshot) or their records read as written (changes). */
     private boolean merge = true;
+    private boolean withoutRetractions;
 
     Factory(FileStoreTable table, boolean withKind, KeyValueFileReader records, DataFileReader rows) {
       this.table = table;
@@ -194,7 +204,8 @@ public final class AuditLogScan implements Scan, Batch {
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
       Part p = (Part) partition;
       if (records == null) return new Appended(table, rows, p, withKind);
-      return merge ? new Merged(table.schema(), records, p, withKind) : new Records(table.schema(), records, p, withKind);
+      return merge ? new Merged(table.schema(), records, p, withKind)
+          : new Records(table.schema(), records, p, withKind, withoutRetractions);
     }
   }
 
@@ -233,25 +244,30 @@ public final class AuditLogScan implements Scan, Batch {
     private final Part part;
     private final DataType[] types;
     private final boolean withKind;
+    private final boolean withoutRetractions;
     private int file = -1;
     private CloseableIterator<KeyValue> current;
     private InternalRow row;
 
-    Records(TableSchema schema, KeyValueFileReader source, Part part, boolean withKind) {
+    Records(TableSchema schema, KeyValueFileReader source, Part part, boolean withKind, boolean withoutRetractions) {
       this.source = source;
       this.part = part;
       this.types = types(schema);
       this.withKind = withKind;
+      this.withoutRetractions = withoutRetractions;
     }
 
     @Override
     public boolean next() {
-      while (current == null || !current.hasNext()) {
-        close();
-        if (++file >= part.files.size()) return false;
-        current = source.open(new Path(part.bucketDir), part.files.get(file));
-      }
-      KeyValue kv = current.next();
+      KeyValue kv;
+      do {
+        while (current == null || !current.hasNext()) {
+          close();
+          if (++file >= part.files.size()) return false;
+          current = source.open(new Path(part.bucketDir), part.files.get(file));
+        }
+        kv = current.next();
+      } while (withoutRetractions && (kv.rowKind() == KeyValue.DELETE || kv.rowKind() == KeyValue.UPDATE_BEFORE));
       row = withKind(withKind ? KeyValue.kindName(kv.rowKind()) : null, kv.value(), types);
       return true;
     }

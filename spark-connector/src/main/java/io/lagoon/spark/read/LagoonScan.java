@@ -80,6 +80,19 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     this.limit = limit;
   }
 
+  /** The read options, for a stream ({@code scan.mode}, ...). */
+  private org.apache.spark.sql.util.CaseInsensitiveStringMap streamOptions =
+      org.apache.spark.sql.util.CaseInsensitiveStringMap.empty();
+
+  void streamOptions(org.apache.spark.sql.util.CaseInsensitiveStringMap options) {
+    this.streamOptions = options;
+  }
+
+  @Override
+  public org.apache.spark.sql.connector.read.streaming.MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    return new SnapshotMicroBatchStream(table, tableSchema, streamOptions);
+  }
+
   /** Reads only the files that need no merge ({@code t$ro}, see {@link ScanPlanner#readOptimized}). */
   private boolean readOptimized;
 

@@ -111,6 +111,13 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
   }
 
   private boolean readOptimized;
+  private org.apache.spark.sql.util.CaseInsensitiveStringMap options = org.apache.spark.sql.util.CaseInsensitiveStringMap.empty();
+
+  /** The read options, which a stream of the table reads ({@code scan.mode}, ...). */
+  public LagoonScanBuilder options(org.apache.spark.sql.util.CaseInsensitiveStringMap options) {
+    this.options = options;
+    return this;
+  }
 
   /** Plans only the files that need no merge ({@code t$ro}). */
   public LagoonScanBuilder readOptimized() {
@@ -125,6 +132,7 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
         : new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
     scan.atSnapshot(snapshot);
     scan.readOptimized(readOptimized);
+    scan.streamOptions(options);
     if (perBucket) scan.planPerBucket();
     onBuild.accept(scan);
     return scan;

@@ -1,0 +1,178 @@
+package io.lagoon.spark.read;
+
+import io.lagoon.core.snapshot.Snapshot;
+import io.lagoon.core.table.FileStoreTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.connector.read.streaming.Offset;
+import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A table read as a stream (Structured Streaming). Offsets are snapshot ids in the checkpoint: the
+ * last snapshot whose changes were read. With {@code scan.mode} {@code latest-full} (the default)
+ * the first batch reads the whole table as of the latest snapshot, then each batch the records the
+ * APPEND commits after the previous offset wrote ({@code latest}: only changes from now on;
+ * {@code from-snapshot} with {@code scan.snapshot-id}: changes from that snapshot on; compactions
+ * bring no new rows). A primary-key table's retractions are left out of the rows
+ * ({@code t$audit_log} is not streamed yet). {@code Trigger.AvailableNow} reads up to the snapshot
+ * that was the latest when the query started, and stops.
+ */
+final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow {
+  /** Offset meaning "nothing read yet, the first batch reads the full state". */
+  private static final long FULL = -1;
+
+  private final FileStoreTable table;
+  private final StructType schema;
+  private final long initial;
+  /** With Trigger.AvailableNow: the last snapshot to read; null otherwise. */
+  private Long availableNow;
+  /** The scan of the batch last planned: Spark asks for its reader factory next. */
+  private org.apache.spark.sql.connector.read.Scan planned;
+
+  SnapshotMicroBatchStream(FileStoreTable table, StructType schema, CaseInsensitiveStringMap options) {
+    this.table = table;
+    this.schema = schema;
+    this.initial = initialOffset(table, options);
+  }
+
+  private static long initialOffset(FileStoreTable table, CaseInsensitiveStringMap options) {
+    String mode = options.getOrDefault("scan.mode", "latest-full").toLowerCase(Locale.ROOT);
+    switch (mode) {
+      case "latest-full":
+      case "default":
+        return FULL;
+      case "latest":
+        return latest(table);
+      case "from-snapshot": {
+        String id = options.get("scan.snapshot-id");
+        if (id == null) {
+          throw new IllegalArgumentException("Stream of " + table.fullName() + ": scan.mode 'from-snapshot' needs scan.snapshot-id");
+        }
+        try {
+          return Long.parseLong(id.trim()) - 1;
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("Stream of " + table.fullName() + ": scan.snapshot-id must be a whole number, got '"
+              + id + "'");
+        }
+      }
+      default:
+        throw new IllegalArgumentException("Stream of " + table.fullName() + ": scan.mode '" + mode
+            + "' is not supported; use latest-full, latest or from-snapshot");
+    }
+  }
+
+  private static long latest(FileStoreTable table) {
+    try {
+      return table.snapshots().latestId().orElse(0L);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Offset initialOffset() {
+    return new SnapshotOffset(initial);
+  }
+
+  @Override
+  public Offset latestOffset() {
+    return latestOffset(null, ReadLimit.allAvailable());
+  }
+
+  @Override
+  public Offset latestOffset(Offset start, ReadLimit limit) {
+    long latest = latest(table);
+    if (availableNow != null) latest = Math.min(latest, availableNow);
+    long from = start == null ? initial : ((SnapshotOffset) start).id;
+    // Nothing committed yet: stay at the start (no empty batches).
+    if (latest == 0) return new SnapshotOffset(from);
+    return new SnapshotOffset(from == FULL ? latest : Math.max(from, latest));
+  }
+
+  @Override
+  public ReadLimit getDefaultReadLimit() {
+    return ReadLimit.allAvailable();
+  }
+
+  @Override
+  public void prepareForTriggerAvailableNow() {
+    availableNow = latest(table);
+  }
+
+  @Override
+  public synchronized InputPartition[] planInputPartitions(Offset start, Offset end) {
+    long from = ((SnapshotOffset) start).id;
+    long to = ((SnapshotOffset) end).id;
+    if (from == FULL) {
+      LagoonScan full = new LagoonScan(table, schema, schema, java.util.List.of(), null);
+      try {
+        Optional<Snapshot> s = table.snapshots().latestId().isPresent() ? Optional.of(table.snapshots().snapshot(to))
+            : Optional.empty();
+        if (s.isEmpty()) {
+          planned = null;
+          return new InputPartition[0];
+        }
+        full.atSnapshot(s.get());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+      }
+      planned = full;
+      return full.planInputPartitions();
+    }
+    AuditLogScan changes = new AuditLogScan(table, false, AuditLogScan.incrementalFiles(table,
+        new IncrementalOptions.Range(from, to, false))).withoutRetractions();
+    planned = changes;
+    return changes.planInputPartitions();
+  }
+
+  @Override
+  public synchronized PartitionReaderFactory createReaderFactory() {
+    if (planned == null) return new AuditLogScan(table, false, java.util.List.of()).createReaderFactory();
+    return planned.toBatch().createReaderFactory();
+  }
+
+  @Override
+  public Offset deserializeOffset(String json) {
+    return SnapshotOffset.parse(json);
+  }
+
+  @Override
+  public void commit(Offset end) {
+    // Progress lives in Spark's checkpoint; nothing to keep here.
+  }
+
+  @Override
+  public void stop() {
+  }
+
+  /** A snapshot id, as the checkpoint stores it: {@code {"snapshot":12}}. */
+  static final class SnapshotOffset extends Offset {
+    final long id;
+
+    SnapshotOffset(long id) {
+      this.id = id;
+    }
+
+    @Override
+    public String json() {
+      return "{\"snapshot\":" + id + "}";
+    }
+
+    static SnapshotOffset parse(String json) {
+      String digits = json.replaceAll("[^0-9-]", "");
+      try {
+        return new SnapshotOffset(Long.parseLong(digits));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("Not a Lagoon stream offset: " + json);
+      }
+    }
+  }
+}
