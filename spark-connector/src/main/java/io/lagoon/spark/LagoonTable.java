@@ -124,7 +124,8 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
   @Override
   public Set<TableCapability> capabilities() {
     return EnumSet.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ, TableCapability.BATCH_WRITE,
-        TableCapability.TRUNCATE, TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
+        TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE, TableCapability.OVERWRITE_BY_FILTER,
+        TableCapability.OVERWRITE_DYNAMIC);
   }
 
   /** {@code _file} and {@code _pos}, for {@code SELECT _file, _pos, * FROM t}. */

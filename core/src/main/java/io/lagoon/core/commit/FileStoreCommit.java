@@ -14,6 +14,7 @@ import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import io.lagoon.core.snapshot.CommitKind;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.hadoop.fs.Path;
@@ -32,10 +33,31 @@ public final class FileStoreCommit {
   static final int MERGE_MIN_COUNT = 30;
 
   private final FileStoreTable table;
-  private final String commitUser = UUID.randomUUID().toString();
+  private final String commitUser;
+  private final long commitIdentifier;
+  /** Set for a streaming batch: its new data is committed at most once. */
+  private final CommitIdentity identity;
 
   public FileStoreCommit(FileStoreTable table) {
     this.table = table;
+    this.identity = table.commitIdentity();
+    this.commitUser = identity == null ? UUID.randomUUID().toString() : identity.user();
+    this.commitIdentifier = identity == null ? Long.MAX_VALUE : identity.identifier();
+  }
+
+  /**
+   * Whether the identity's user committed this identifier or a later one already: the newest
+   * snapshot of that user decides (snapshots are walked back from the latest until one is found).
+   */
+  private boolean committedAlready(SnapshotManager sm, Optional<Snapshot> latest) throws IOException {
+    if (latest.isEmpty()) return false;
+    Optional<Long> earliest = sm.earliestId();
+    for (long id = latest.get().id; id >= earliest.orElse(1L); id--) {
+      if (!sm.exists(id)) continue;
+      Snapshot s = sm.snapshot(id);
+      if (s.commitUser.equals(identity.user())) return s.commitIdentifier >= identity.identifier();
+    }
+    return false;
   }
 
   /** @return the new snapshot, or empty when the operation had nothing to commit */
@@ -58,6 +80,12 @@ public final class FileStoreCommit {
       try {
         Optional<Snapshot> latest = sm.latest();
         readAt = latest.map(x -> x.id).orElse(0L);
+        if (identity != null && (op.kind() == CommitKind.APPEND || op.kind() == CommitKind.OVERWRITE)
+            && committedAlready(sm, latest)) {
+          // A batch replayed after a restart: its rows are in the table already; this attempt's go.
+          abandon(op);
+          return Optional.empty();
+        }
         CommitBase base = new CommitBase(table, latest.orElse(null));
         PlannedChange change = op.plan(base, written);
         if (!change.commit) {
@@ -80,7 +108,7 @@ public final class FileStoreCommit {
         long id = latest.map(s -> s.id + 1).orElse(1L);
         Snapshot s = new Snapshot(id, table.schema().id(), baseList[0], Long.parseLong(baseList[1]),
             deltaList[0], Long.parseLong(deltaList[1]), null,
-            change.indexManifest, commitUser, Long.MAX_VALUE, op.kind(),
+            change.indexManifest, commitUser, commitIdentifier, op.kind(),
             System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, 0L, null);
         if (sm.tryCommit(s)) {
           // Paimon expires snapshots after each commit by the table's retention options.

@@ -35,6 +35,8 @@ public final class FileStoreTable implements Serializable {
   private final String fullName;
   private final TableSchema schema;
   private final String branch;
+  /** Who commits through this table and which commit it is (a streaming batch); null: a fresh one per commit. */
+  private io.lagoon.core.commit.CommitIdentity commitIdentity;
   private final transient Map<Long, TableSchema> schemaCache = new ConcurrentHashMap<>();
 
   public FileStoreTable(FileIO io, Path dir, String fullName, TableSchema schema) {
@@ -58,7 +60,21 @@ public final class FileStoreTable implements Serializable {
 
   /** The same table (and branch) with another schema. */
   public FileStoreTable withSchema(TableSchema next) {
-    return new FileStoreTable(io, dir, fullName, next, branch);
+    FileStoreTable t = new FileStoreTable(io, dir, fullName, next, branch);
+    t.commitIdentity = commitIdentity;
+    return t;
+  }
+
+  /** The same table, whose commits carry this identity and skip new data it committed already. */
+  public FileStoreTable withCommitIdentity(io.lagoon.core.commit.CommitIdentity identity) {
+    FileStoreTable t = new FileStoreTable(io, dir, fullName, schema, branch);
+    t.commitIdentity = identity;
+    return t;
+  }
+
+  /** Null unless {@link #withCommitIdentity} set one. */
+  public io.lagoon.core.commit.CommitIdentity commitIdentity() {
+    return commitIdentity;
   }
 
   /**

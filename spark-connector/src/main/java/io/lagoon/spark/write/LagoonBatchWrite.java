@@ -12,7 +12,7 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.sources.Filter;
 
 /** Driver side of a write: hands out writers, then commits every task's files in one snapshot. */
-public class LagoonBatchWrite implements BatchWrite {
+public class LagoonBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
   private final FileStoreTable table;
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
@@ -32,11 +32,16 @@ public class LagoonBatchWrite implements BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
+    commitThrough(messages, table);
+  }
+
+  @Override
+  public void commitThrough(WriterCommitMessage[] messages, FileStoreTable committing) {
     List<ManifestEntry> added = WriteCommit.files(messages);
     commits.run(added, () -> {
       Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, added);
-      if (overwrite == null) table.newAppend().add(added).commit();
-      else table.newOverwrite(overwrite).add(added).commit();
+      if (overwrite == null) committing.newAppend().add(added).commit();
+      else committing.newOverwrite(overwrite).add(added).commit();
     });
     io.lagoon.spark.compact.AppendAutoCompaction.afterWrite(table, added);
   }

@@ -60,6 +60,12 @@ public class LagoonWrite implements Write, RequiresDistributionAndOrdering {
     return new LagoonBatchWrite(table, mode, overwriteFilters);
   }
 
+  /** A streaming query's writes: one batch write per micro-batch, each committed once ({@link LagoonStreamingWrite}). */
+  @Override
+  public org.apache.spark.sql.connector.write.streaming.StreamingWrite toStreaming() {
+    return new LagoonStreamingWrite(table, info.queryId(), () -> new LagoonBatchWrite(table, mode, overwriteFilters));
+  }
+
   /** Column names are parsed as SQL identifiers: quote them so names like {@code event-day} work. */
   private static String quoted(String name) {
     return "`" + name.replace("`", "``") + "`";

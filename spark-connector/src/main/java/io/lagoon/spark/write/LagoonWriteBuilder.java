@@ -63,7 +63,7 @@ public class LagoonWriteBuilder implements WriteBuilder, SupportsOverwrite, Supp
   public Write build() {
     if (table.hasPrimaryKey()) {
       boolean mergeUpsert = Boolean.parseBoolean(info.options().getOrDefault(UpsertWrites.MERGE_OPTION, "false"));
-      return new PkWrite(table, mode, overwriteFilters, mergeUpsert);
+      return new PkWrite(table, mode, overwriteFilters, mergeUpsert).forQuery(info.queryId());
     }
     return new LagoonWrite(table, info, mode, overwriteFilters);
   }

@@ -24,7 +24,7 @@ import org.apache.spark.sql.sources.Filter;
  * Driver side of a primary-key table write: hands out key-value writers that all start from the
  * same snapshot, then commits every task's files (and compactions) together.
  */
-class PkBatchWrite implements BatchWrite {
+class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
   final FileStoreTable table;
   private final LagoonWriteBuilder.OverwriteMode mode;
   private final Filter[] overwriteFilters;
@@ -90,7 +90,8 @@ class PkBatchWrite implements BatchWrite {
   }
 
   @Override
-  public void commit(WriterCommitMessage[] messages) {
+  public void commitThrough(WriterCommitMessage[] messages, FileStoreTable committing) {
+    this.committing = committing;
     List<KeyValueWriteResult> results = new ArrayList<>();
     List<ManifestEntry> created = new ArrayList<>();
     List<ManifestEntry> newFiles = new ArrayList<>();
@@ -105,7 +106,15 @@ class PkBatchWrite implements BatchWrite {
   }
 
   void commitResults(List<KeyValueWriteResult> results, Predicate<InternalRow> overwrite) throws IOException {
-    KeyValueCommit.commit(table, results, overwrite, source);
+    KeyValueCommit.commit(committing, results, overwrite, source);
+  }
+
+  /** The table commits go through: this write's, or a copy carrying a streaming batch's identity. */
+  private FileStoreTable committing;
+
+  @Override
+  public void commit(WriterCommitMessage[] messages) {
+    commitThrough(messages, table);
   }
 
   @Override

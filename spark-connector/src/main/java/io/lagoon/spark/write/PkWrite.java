@@ -82,6 +82,20 @@ class PkWrite implements Write, RequiresDistributionAndOrdering {
     return new PkBatchWrite(table, mode, overwriteFilters, mergeUpsert);
   }
 
+  /** The streaming query's id, which commits of its micro-batches carry (set by the builder). */
+  private String queryId;
+
+  PkWrite forQuery(String id) {
+    this.queryId = id;
+    return this;
+  }
+
+  /** A streaming query's writes: one batch write per micro-batch, each committed once ({@link LagoonStreamingWrite}). */
+  @Override
+  public org.apache.spark.sql.connector.write.streaming.StreamingWrite toStreaming() {
+    return new LagoonStreamingWrite(table, queryId, () -> new PkBatchWrite(table, mode, overwriteFilters, mergeUpsert));
+  }
+
   private static Expression column(String name) {
     return BucketDistribution.column(name);
   }
