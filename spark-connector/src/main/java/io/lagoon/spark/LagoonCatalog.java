@@ -203,7 +203,21 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
    */
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
-    FileStoreTable table = ((LagoonTable) loadTable(ident)).core();
+    String[] system = io.lagoon.core.system.SystemTables.split(ident.name());
+    if (system != null) {
+      FileStoreTable base = ((LagoonTable) loadTable(Identifier.of(ident.namespace(), system[0]))).core();
+      try {
+        return new LagoonSystemTable(io.lagoon.core.system.SystemTables.of(system[1]), base,
+            base.timeTravel().version(version));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the snapshots of " + base.fullName() + ": " + e.getMessage(), e);
+      }
+    }
+    Table loaded = loadTable(ident);
+    if (!(loaded instanceof LagoonTable)) {
+      throw new UnsupportedOperationException(ident.name() + " cannot be read as of a version (time travel)");
+    }
+    FileStoreTable table = ((LagoonTable) loaded).core();
     try {
       return LagoonTable.asOf(table, table.timeTravel().version(version));
     } catch (IOException e) {
@@ -214,7 +228,21 @@ public class LagoonCatalog implements TableCatalog, SupportsNamespaces, Function
   /** {@code TIMESTAMP AS OF} (micros since the epoch): the last snapshot committed at or before it. */
   @Override
   public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
-    FileStoreTable table = ((LagoonTable) loadTable(ident)).core();
+    String[] system = io.lagoon.core.system.SystemTables.split(ident.name());
+    if (system != null) {
+      FileStoreTable base = ((LagoonTable) loadTable(Identifier.of(ident.namespace(), system[0]))).core();
+      try {
+        return new LagoonSystemTable(io.lagoon.core.system.SystemTables.of(system[1]), base,
+            base.timeTravel().atOrBefore(Math.floorDiv(timestamp, 1000L)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the snapshots of " + base.fullName() + ": " + e.getMessage(), e);
+      }
+    }
+    Table loaded = loadTable(ident);
+    if (!(loaded instanceof LagoonTable)) {
+      throw new UnsupportedOperationException(ident.name() + " cannot be read as of a time (time travel)");
+    }
+    FileStoreTable table = ((LagoonTable) loaded).core();
     try {
       return LagoonTable.asOf(table, table.timeTravel().atOrBefore(Math.floorDiv(timestamp, 1000L)));
     } catch (IOException e) {

@@ -22,10 +22,17 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 final class LagoonSystemTable implements SupportsRead {
   private final SystemTable system;
   private final FileStoreTable table;
+  /** The snapshot it describes (time travel); null for the latest. */
+  private final io.lagoon.core.snapshot.Snapshot at;
 
   LagoonSystemTable(SystemTable system, FileStoreTable table) {
+    this(system, table, null);
+  }
+
+  LagoonSystemTable(SystemTable system, FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) {
     this.system = system;
     this.table = table;
+    this.at = at;
   }
 
   @Override
@@ -52,7 +59,7 @@ final class LagoonSystemTable implements SupportsRead {
     @Override
     public InternalRow[] rows() {
       try {
-        return system.rows(table).toArray(new InternalRow[0]);
+        return system.rows(table, at).toArray(new InternalRow[0]);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read " + name() + ": " + e.getMessage(), e);
       }

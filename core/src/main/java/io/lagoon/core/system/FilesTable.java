@@ -42,8 +42,13 @@ final class FilesTable implements SystemTable {
 
   @Override
   public List<InternalRow> rows(FileStoreTable table) throws IOException {
+    return rows(table, null);
+  }
+
+  @Override
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
     List<InternalRow> out = new ArrayList<>();
-    for (ManifestEntry e : LiveEntries.of(table)) {
+    for (ManifestEntry e : LiveEntries.of(table, at)) {
       DataFileMeta f = e.file;
       TableSchema fileSchema = table.schema(f.schemaId);
       List<PaimonType> keyTypes = new ArrayList<>();

@@ -18,9 +18,14 @@ final class LiveEntries {
   private LiveEntries() {}
 
   static Collection<ManifestEntry> of(FileStoreTable table) throws IOException {
-    Optional<Snapshot> latest = table.snapshots().latest();
-    if (latest.isEmpty()) return List.of();
-    return LiveFiles.read(table.manifests(), latest.get());
+    return of(table, null);
+  }
+
+  /** The live files of the snapshot; null: the latest. */
+  static Collection<ManifestEntry> of(FileStoreTable table, Snapshot at) throws IOException {
+    Optional<Snapshot> s = at != null ? Optional.of(at) : table.snapshots().latest();
+    if (s.isEmpty()) return List.of();
+    return LiveFiles.read(table.manifests(), s.get());
   }
 
   /** {@code {v1, v2}} (in partition-key order); {@code {}} for an unpartitioned table. */

@@ -32,8 +32,13 @@ final class ManifestsTable implements SystemTable {
 
   @Override
   public List<InternalRow> rows(FileStoreTable table) throws IOException {
+    return rows(table, null);
+  }
+
+  @Override
+  public List<InternalRow> rows(FileStoreTable table, Snapshot at) throws IOException {
     List<InternalRow> out = new ArrayList<>();
-    Optional<Snapshot> latest = table.snapshots().latest();
+    Optional<Snapshot> latest = at != null ? Optional.of(at) : table.snapshots().latest();
     if (latest.isEmpty()) return out;
     List<PaimonType> types = LiveEntries.types(table.schema().partitionFields());
     for (ManifestFileMeta m : LiveFiles.manifests(table.manifests(), latest.get())) {

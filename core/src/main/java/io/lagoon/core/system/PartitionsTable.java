@@ -45,9 +45,14 @@ final class PartitionsTable implements SystemTable {
 
   @Override
   public List<InternalRow> rows(FileStoreTable table) throws IOException {
+    return rows(table, null);
+  }
+
+  @Override
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
     Map<String, long[]> sums = new LinkedHashMap<>();
     Map<String, Object[]> keys = new LinkedHashMap<>();
-    for (ManifestEntry e : LiveEntries.of(table)) {
+    for (ManifestEntry e : LiveEntries.of(table, at)) {
       String partition = LiveEntries.partition(table, e.partition);
       String key = buckets ? partition + "/" + e.bucket : partition;
       keys.putIfAbsent(key, new Object[] {partition, e.bucket});

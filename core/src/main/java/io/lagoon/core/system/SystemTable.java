@@ -19,4 +19,12 @@ public interface SystemTable {
 
   /** The rows, as Spark values of {@link #fields()}, for the table as it is now. */
   List<InternalRow> rows(FileStoreTable table) throws IOException;
+
+  /**
+   * The rows as of a snapshot (time travel): the files, manifests, partitions and buckets of that
+   * snapshot; tables about the table's history or settings answer as they are now.
+   */
+  default List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
+    return rows(table);
+  }
 }

@@ -113,4 +113,36 @@ class StructuredStreamingReadTest extends LagoonSparkTest {
         .trigger(Trigger.AvailableNow()).start().awaitTermination());
     assertTrue(String.valueOf(bad.getMessage()).contains("scan.mode"), bad.getMessage());
   }
+
+  /** A named consumer: the stream starts where it stands, records its progress, and expiry keeps what it has not read. */
+  @Test
+  void consumerIdRecordsProgressAndStartsFromATag() throws Exception {
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.ss");
+    sql("CREATE TABLE lake.ss.feed (id INT)");
+    for (int i = 1; i <= 3; i++) sql("INSERT INTO lake.ss.feed VALUES (" + i + ")");
+    sql("CALL lake.sys.create_tag(table => 'ss.feed', tag => 't2', snapshot => 2)");
+    Path out = Files.createTempDirectory("lagoon-out").resolve("feed");
+    StreamingQuery q = spark.readStream().option("scan.mode", "from-snapshot").option("scan.tag-name", "t2")
+        .option("consumer-id", "etl").table("lake.ss.feed").writeStream().format("parquet")
+        .option("checkpointLocation", Files.createTempDirectory("lagoon-ckpt").toString()).option("path", out.toString())
+        .trigger(Trigger.AvailableNow()).start();
+    q.awaitTermination();
+    assertEquals(List.of("2", "3"), output(out), "from the tag's snapshot on");
+    assertEquals(List.of("etl,4"), rows("SELECT * FROM lake.ss.`feed$consumers`"), "the next snapshot to read");
+    // A new query under the same consumer (no checkpoint) goes on where the consumer stands.
+    sql("INSERT INTO lake.ss.feed VALUES (4)");
+    Path next = Files.createTempDirectory("lagoon-out").resolve("feed2");
+    spark.readStream().option("consumer-id", "etl").table("lake.ss.feed").writeStream().format("parquet")
+        .option("checkpointLocation", Files.createTempDirectory("lagoon-ckpt").toString()).option("path", next.toString())
+        .trigger(Trigger.AvailableNow()).start().awaitTermination();
+    assertEquals(List.of("4"), output(next));
+    assertEquals(List.of("etl,5"), rows("SELECT * FROM lake.ss.`feed$consumers`"));
+    // Trigger.Once: one batch of what is there.
+    sql("INSERT INTO lake.ss.feed VALUES (5)");
+    Path once = Files.createTempDirectory("lagoon-out").resolve("once");
+    spark.readStream().option("scan.mode", "from-snapshot").option("scan.snapshot-id", "5").table("lake.ss.feed")
+        .writeStream().format("parquet").option("checkpointLocation", Files.createTempDirectory("lagoon-ckpt").toString())
+        .option("path", once.toString()).trigger(Trigger.Once()).start().awaitTermination();
+    assertEquals(List.of("5"), output(once));
+  }
 }

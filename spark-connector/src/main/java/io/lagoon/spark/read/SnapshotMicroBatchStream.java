@@ -21,9 +21,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * the first batch reads the whole table as of the latest snapshot, then each batch the records the
  * APPEND commits after the previous offset wrote ({@code latest}: only changes from now on;
  * {@code from-snapshot} with {@code scan.snapshot-id}: changes from that snapshot on; compactions
- * bring no new rows). A primary-key table's retractions are left out of the rows
- * ({@code t$audit_log} is not streamed yet). {@code Trigger.AvailableNow} reads up to the snapshot
- * that was the latest when the query started, and stops.
+ * bring no new rows; {@code scan.tag-name} instead of the id starts at a tag's snapshot). A
+ * primary-key table's retractions are left out of the rows ({@code t$audit_log} is not streamed
+ * yet). {@code Trigger.AvailableNow} reads up to the snapshot that was the latest when the query
+ * started, and stops. With {@code consumer-id} the stream starts where that consumer stands and
+ * records its progress there once a batch is committed (when Spark commits the offsets or asks
+ * for the next batch from them), so snapshot expiry keeps what it has not read.
  */
 final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow {
   /** Offset meaning "nothing read yet, the first batch reads the full state". */
@@ -32,6 +35,8 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
   private final FileStoreTable table;
   private final StructType schema;
   private final long initial;
+  /** The consumer whose progress the stream records ({@code consumer-id}); null for none. */
+  private final String consumer;
   /** With Trigger.AvailableNow: the last snapshot to read; null otherwise. */
   private Long availableNow;
   /** The scan of the batch last planned: Spark asks for its reader factory next. */
@@ -40,7 +45,20 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
   SnapshotMicroBatchStream(FileStoreTable table, StructType schema, CaseInsensitiveStringMap options) {
     this.table = table;
     this.schema = schema;
-    this.initial = initialOffset(table, options);
+    this.consumer = options.get("consumer-id");
+    Long fromConsumer = null;
+    if (consumer != null) {
+      try {
+        fromConsumer = consumers().all().get(consumer);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the consumers of " + table.fullName() + ": " + e.getMessage(), e);
+      }
+    }
+    this.initial = fromConsumer != null ? fromConsumer - 1 : initialOffset(table, options);
+  }
+
+  private io.lagoon.core.snapshot.ConsumerManager consumers() {
+    return new io.lagoon.core.snapshot.ConsumerManager(table.io(), table.metadataDir());
   }
 
   private static long initialOffset(FileStoreTable table, CaseInsensitiveStringMap options) {
@@ -53,8 +71,17 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
         return latest(table);
       case "from-snapshot": {
         String id = options.get("scan.snapshot-id");
+        String tag = options.get("scan.tag-name");
+        if (id == null && tag != null) {
+          try {
+            return table.timeTravel().tag(tag).id - 1;
+          } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the tags of " + table.fullName() + ": " + e.getMessage(), e);
+          }
+        }
         if (id == null) {
-          throw new IllegalArgumentException("Stream of " + table.fullName() + ": scan.mode 'from-snapshot' needs scan.snapshot-id");
+          throw new IllegalArgumentException("Stream of " + table.fullName()
+              + ": scan.mode 'from-snapshot' needs scan.snapshot-id or scan.tag-name");
         }
         try {
           return Long.parseLong(id.trim()) - 1;
@@ -92,6 +119,8 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
     long latest = latest(table);
     if (availableNow != null) latest = Math.min(latest, availableNow);
     long from = start == null ? initial : ((SnapshotOffset) start).id;
+    // Spark asks from the last committed batch's end: everything up to it is read for good.
+    if (start != null) commit(start);
     // Nothing committed yet: stay at the start (no empty batches).
     if (latest == 0) return new SnapshotOffset(from);
     return new SnapshotOffset(from == FULL ? latest : Math.max(from, latest));
@@ -144,9 +173,17 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
     return SnapshotOffset.parse(json);
   }
 
+  /** Progress lives in Spark's checkpoint; a named consumer also records it in the table. */
   @Override
   public void commit(Offset end) {
-    // Progress lives in Spark's checkpoint; nothing to keep here.
+    long id = ((SnapshotOffset) end).id;
+    if (consumer == null || id < 0) return;
+    try {
+      consumers().reset(consumer, id + 1);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot record consumer " + consumer + " of " + table.fullName() + ": "
+          + e.getMessage(), e);
+    }
   }
 
   @Override
