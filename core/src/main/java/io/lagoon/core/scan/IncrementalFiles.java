@@ -14,10 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The data files a batch incremental read ({@code incremental-between}) takes, as Paimon's delta
- * mode defines it: the files added by the APPEND commits after {@code from} up to and including
- * {@code to} (compactions and overwrites add no new changes). Readers merge a primary-key table's
- * files by key, retractions kept.
+ * The files a batch incremental read ({@code incremental-between}) takes, as Paimon defines it:
+ * the data files added by the APPEND commits after {@code from} up to and including {@code to}
+ * (compactions and overwrites add no new changes); on a primary-key table with a
+ * {@code changelog-producer}, the changelog files of every commit in the range instead. Readers
+ * return their records as written.
  */
 public final class IncrementalFiles {
   private IncrementalFiles() {}
@@ -33,6 +34,8 @@ public final class IncrementalFiles {
     }
     String range = "between snapshots " + from + " and " + to;
     SnapshotManager snapshots = table.snapshots();
+    boolean changelog = table.hasPrimaryKey() && !table.schema().options()
+        .getOrDefault(io.lagoon.core.catalog.PrimaryKeyTableRules.CHANGELOG_PRODUCER, "none").equals("none");
     List<ManifestEntry> out = new ArrayList<>();
     for (long id = from + 1; id <= to; id++) {
       if (!snapshots.exists(id)) {
@@ -40,8 +43,11 @@ public final class IncrementalFiles {
             + ", which has expired or does not exist (snapshots " + table.timeTravel().available() + ")");
       }
       Snapshot s = snapshots.snapshot(id);
-      if (s.commitKind != CommitKind.APPEND || s.deltaManifestList == null) continue;
-      for (ManifestFileMeta m : table.manifests().readManifestList(s.deltaManifestList)) {
+      // A table with a changelog producer keeps its changes apart: the changelog files every
+      // commit (compactions included, for lookup and full-compaction producers) wrote.
+      String list = changelog ? s.changelogManifestList : s.commitKind == CommitKind.APPEND ? s.deltaManifestList : null;
+      if (list == null) continue;
+      for (ManifestFileMeta m : table.manifests().readManifestList(list)) {
         for (ManifestEntry e : table.manifests().readManifest(m)) {
           if (e.kind == FileKind.ADD && e.bucket != DataFilePaths.POSTPONE_BUCKET) out.add(e);
         }

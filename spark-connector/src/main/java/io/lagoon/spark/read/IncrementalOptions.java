@@ -1,6 +1,5 @@
 package io.lagoon.spark.read;
 
-import io.lagoon.core.catalog.PrimaryKeyTableRules;
 import io.lagoon.core.snapshot.Snapshot;
 import io.lagoon.core.snapshot.TimeTravel;
 import io.lagoon.core.table.FileStoreTable;
@@ -40,11 +39,6 @@ public final class IncrementalOptions {
     if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
       throw new IllegalArgumentException("Read option " + key + " of " + table.fullName()
           + " must be two points separated by a comma, such as '3,7', got '" + options.get(key) + "'");
-    }
-    String producer = table.schema().options().getOrDefault(PrimaryKeyTableRules.CHANGELOG_PRODUCER, "none");
-    if (table.hasPrimaryKey() && !producer.equals("none")) {
-      throw new UnsupportedOperationException("Incremental read of " + table.fullName() + ": it has '"
-          + PrimaryKeyTableRules.CHANGELOG_PRODUCER + "'='" + producer + "', whose changelog files Lagoon does not read yet");
     }
     TimeTravel travel = table.timeTravel();
     try {
