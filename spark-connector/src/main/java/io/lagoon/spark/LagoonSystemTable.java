@@ -52,14 +52,41 @@ final class LagoonSystemTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return () -> new Rows();
+    return new Builder();
+  }
+
+  /** Takes the filters on {@code partition} that narrow the manifests read; Spark checks every filter on the rows. */
+  private final class Builder implements ScanBuilder, org.apache.spark.sql.connector.read.SupportsPushDownFilters {
+    private org.apache.spark.sql.sources.Filter[] pushed = new org.apache.spark.sql.sources.Filter[0];
+
+    @Override
+    public org.apache.spark.sql.sources.Filter[] pushFilters(org.apache.spark.sql.sources.Filter[] filters) {
+      pushed = filters;
+      return filters;
+    }
+
+    @Override
+    public org.apache.spark.sql.sources.Filter[] pushedFilters() {
+      return pushed;
+    }
+
+    @Override
+    public Scan build() {
+      return new Rows(io.lagoon.core.system.RenderedPartitionFilters.of(table.schema(), java.util.Arrays.asList(pushed)));
+    }
   }
 
   private final class Rows implements LocalScan {
+    private final java.util.List<org.apache.spark.sql.sources.Filter> partitionFilters;
+
+    Rows(java.util.List<org.apache.spark.sql.sources.Filter> partitionFilters) {
+      this.partitionFilters = partitionFilters;
+    }
+
     @Override
     public InternalRow[] rows() {
       try {
-        return system.rows(table, at).toArray(new InternalRow[0]);
+        return system.rows(table, at, partitionFilters).toArray(new InternalRow[0]);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read " + name() + ": " + e.getMessage(), e);
       }

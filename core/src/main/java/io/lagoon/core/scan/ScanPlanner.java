@@ -157,13 +157,15 @@ public final class ScanPlanner {
         skippedByIndex, rowSelections);
   }
 
-  private static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {
+  /** Whether a manifest's partition stats admit the filters on partition columns. */
+  public static boolean manifestMayMatch(ManifestFileMeta m, List<DataField> partFields, List<Filter> partFilters) {
     if (partFilters.isEmpty()) return true;
     StatsRows stats = new StatsRows(m.partitionStats, StatsRows.types(partFields), Long.MAX_VALUE);
     return allMayMatch(partFilters, stats, partFields);
   }
 
-  private static boolean partitionMayMatch(byte[] partition, List<DataField> partFields, List<Filter> partFilters) {
+  /** Whether a partition (its serialized row) satisfies the filters on partition columns. */
+  public static boolean partitionMayMatch(byte[] partition, List<DataField> partFields, List<Filter> partFilters) {
     if (partFilters.isEmpty()) return true;
     InternalRow row = BinaryRows.deserialize(partition, StatsRows.types(partFields));
     return allMayMatch(partFilters, new ExactRowStats(row, partFields), partFields);

@@ -47,8 +47,14 @@ final class FilesTable implements SystemTable {
 
   @Override
   public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
+    return rows(table, at, List.of());
+  }
+
+  @Override
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     List<InternalRow> out = new ArrayList<>();
-    for (ManifestEntry e : LiveEntries.of(table, at)) {
+    for (ManifestEntry e : LiveEntries.of(table, at, partitionFilters)) {
       DataFileMeta f = e.file;
       TableSchema fileSchema = table.schema(f.schemaId);
       List<PaimonType> keyTypes = new ArrayList<>();

@@ -23,9 +23,22 @@ final class LiveEntries {
 
   /** The live files of the snapshot; null: the latest. */
   static Collection<ManifestEntry> of(FileStoreTable table, Snapshot at) throws IOException {
+    return of(table, at, List.of());
+  }
+
+  /** The live files of the snapshot in the partitions the filters admit, reading only manifests that may hold them. */
+  static Collection<ManifestEntry> of(FileStoreTable table, Snapshot at, List<org.apache.spark.sql.sources.Filter> partitionFilters)
+      throws IOException {
     Optional<Snapshot> s = at != null ? Optional.of(at) : table.snapshots().latest();
     if (s.isEmpty()) return List.of();
-    return LiveFiles.read(table.manifests(), s.get());
+    if (partitionFilters.isEmpty()) return LiveFiles.read(table.manifests(), s.get());
+    List<DataField> keys = table.schema().partitionFields();
+    List<ManifestEntry> out = new ArrayList<>();
+    for (ManifestEntry e : LiveFiles.read(table.manifests(), s.get(),
+        m -> io.lagoon.core.scan.ScanPlanner.manifestMayMatch(m, keys, partitionFilters))) {
+      if (io.lagoon.core.scan.ScanPlanner.partitionMayMatch(e.partition, keys, partitionFilters)) out.add(e);
+    }
+    return out;
   }
 
   /** {@code {v1, v2}} (in partition-key order); {@code {}} for an unpartitioned table. */

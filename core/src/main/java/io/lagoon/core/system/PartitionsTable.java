@@ -50,9 +50,15 @@ final class PartitionsTable implements SystemTable {
 
   @Override
   public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
+    return rows(table, at, List.of());
+  }
+
+  @Override
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     Map<String, long[]> sums = new LinkedHashMap<>();
     Map<String, Object[]> keys = new LinkedHashMap<>();
-    for (ManifestEntry e : LiveEntries.of(table, at)) {
+    for (ManifestEntry e : LiveEntries.of(table, at, partitionFilters)) {
       String partition = LiveEntries.partition(table, e.partition);
       String key = buckets ? partition + "/" + e.bucket : partition;
       keys.putIfAbsent(key, new Object[] {partition, e.bucket});

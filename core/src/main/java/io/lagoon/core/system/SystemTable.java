@@ -27,4 +27,14 @@ public interface SystemTable {
   default List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
     return rows(table);
   }
+
+  /**
+   * The rows as of a snapshot, where a table lists files or partitions reading only the manifests
+   * and files the filters on table partition columns admit (see {@link RenderedPartitionFilters});
+   * a superset of the matching rows.
+   */
+  default List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                 List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
+    return rows(table, at);
+  }
 }

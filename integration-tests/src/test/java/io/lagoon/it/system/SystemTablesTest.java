@@ -96,6 +96,31 @@ class SystemTablesTest extends LagoonSparkTest {
     assertTrue(e.getMessage() != null, "system tables are read only");
   }
 
+  /** A filter on {@code partition} reads only the manifests that may hold the partition: another one's is never opened. */
+  @org.junit.jupiter.api.Test
+  void partitionFilterReadsOnlyItsManifests() throws Exception {
+    sql("CREATE TABLE lake.st.pf (id INT, dt STRING) PARTITIONED BY (dt)");
+    sql("INSERT INTO lake.st.pf VALUES (1, 'a')");
+    sql("INSERT INTO lake.st.pf VALUES (2, 'b'), (3, 'b')");
+    String manifestOfA = sql("SELECT file_name FROM lake.st.`pf$manifests` WHERE max_partition_stats = '{a}'")
+        .first().getString(0);
+    // A copy of the table (manifests this JVM has not read and cached yet), whose manifest that
+    // only partition a's files are in is damaged: a read of it would fail.
+    java.nio.file.Path from = warehouse.resolve("st.db").resolve("pf");
+    java.nio.file.Path to = warehouse.resolve("st.db").resolve("pf_copy");
+    try (java.util.stream.Stream<java.nio.file.Path> walk = Files.walk(from)) {
+      for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) walk::iterator) {
+        Files.copy(p, to.resolve(from.relativize(p).toString()));
+      }
+    }
+    Files.write(to.resolve("manifest").resolve(manifestOfA), new byte[] {1, 2, 3});
+    assertEquals(List.of("{b},2"),
+        rows("SELECT partition, record_count FROM lake.st.`pf_copy$partitions` WHERE partition = '{b}'"));
+    assertEquals(List.of("{b},2"), rows("SELECT partition, sum(record_count) FROM lake.st.`pf_copy$files` "
+        + "WHERE partition = '{b}' GROUP BY partition"));
+    assertThrows(Exception.class, () -> sql("SELECT * FROM lake.st.`pf_copy$files`").collect(), "unfiltered, it is read");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"merge", "dv", "append"})
   void readOptimizedViewReadsWhatPaimonsDoes(String kind) throws Exception {
