@@ -68,4 +68,31 @@ class StructuredStreamingWriteTest extends LagoonSparkTest {
     assertEquals(List.of("0", "1"),
         rows("SELECT commit_identifier FROM lake.sw.`" + sink + "$snapshots` WHERE commit_kind = 'APPEND'"));
   }
+
+  /** Streaming batches and batch INSERTs race into one table: every write that returned is there, once. */
+  @org.junit.jupiter.api.Test
+  void streamingBatchesRaceABatchWriter() throws Exception {
+    sql("CREATE TABLE lake.sw.race_src (id INT NOT NULL, v STRING)");
+    sql("CREATE TABLE lake.sw.race_sink (id INT NOT NULL, v STRING)");
+    Path checkpoint = Files.createTempDirectory("lagoon-ckpt");
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread batches = new Thread(() -> {
+      try {
+        for (int i = 0; i < 6; i++) sql("INSERT INTO lake.sw.race_sink VALUES (" + (1000 + i) + ", 'batch')");
+      } catch (Throwable t) {
+        failed.set(t);
+      }
+    });
+    batches.start();
+    for (int run = 0; run < 3; run++) {
+      sql("INSERT INTO lake.sw.race_src VALUES (" + (2 * run) + ", 's'), (" + (2 * run + 1) + ", 's')");
+      run("race_src", "race_sink", checkpoint);
+    }
+    batches.join();
+    assertEquals(null, failed.get());
+    assertEquals(List.of("12"), rows("SELECT count(*) FROM lake.sw.race_sink"));
+    assertEquals(List.of("12"), rows("SELECT count(DISTINCT id) FROM lake.sw.race_sink"));
+    assertEquals(List.of("0", "1", "2"), rows("SELECT commit_identifier FROM lake.sw.`race_sink$snapshots` "
+        + "WHERE commit_user LIKE 'lagoon-stream-%'"));
+  }
 }
