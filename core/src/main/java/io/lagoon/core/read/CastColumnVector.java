@@ -33,6 +33,8 @@ final class CastColumnVector extends ColumnVector {
   private final ColumnVector in;
   private final DataType from;
   private final Cast cast;
+  /** Whether a non-null value can cast to null (a legacy cast of an unfit value); never for widenings. */
+  private final boolean mayTurnNull;
   private final GenericInternalRow one = new GenericInternalRow(1);
 
   CastColumnVector(ColumnVector in, DataType from, DataType to) {
@@ -44,6 +46,7 @@ final class CastColumnVector extends ColumnVector {
     this.in = in;
     this.from = from;
     this.cast = new Cast(new BoundReference(0, from, true), to, scala.Option.apply("UTC"), EvalMode.LEGACY());
+    this.mayTurnNull = !Cast.canUpCast(from, to);
   }
 
   private static boolean atomic(DataType t) {
@@ -87,7 +90,8 @@ final class CastColumnVector extends ColumnVector {
 
   @Override
   public boolean isNullAt(int rowId) {
-    return in.isNullAt(rowId) || cast(rowId) == null;
+    // Asked for every value: cast only where the cast itself may give null.
+    return in.isNullAt(rowId) || mayTurnNull && cast(rowId) == null;
   }
 
   @Override public boolean getBoolean(int rowId) { return (Boolean) cast(rowId); }

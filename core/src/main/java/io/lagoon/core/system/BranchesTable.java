@@ -26,7 +26,8 @@ final class BranchesTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     List<InternalRow> out = new ArrayList<>();
     Path dir = new Path(table.dir(), "branch");
     if (!table.io().exists(dir)) return out;

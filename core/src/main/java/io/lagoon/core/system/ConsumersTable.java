@@ -24,7 +24,8 @@ final class ConsumersTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     List<InternalRow> out = new ArrayList<>();
     for (Map.Entry<String, Long> c : new ConsumerManager(table.io(), table.metadataDir()).all().entrySet()) {
       out.add(SystemValues.row(str(c.getKey()), c.getValue()));

@@ -17,16 +17,10 @@ import java.util.Optional;
 final class LiveEntries {
   private LiveEntries() {}
 
-  static Collection<ManifestEntry> of(FileStoreTable table) throws IOException {
-    return of(table, null);
-  }
-
-  /** The live files of the snapshot; null: the latest. */
-  static Collection<ManifestEntry> of(FileStoreTable table, Snapshot at) throws IOException {
-    return of(table, at, List.of());
-  }
-
-  /** The live files of the snapshot in the partitions the filters admit, reading only manifests that may hold them. */
+  /**
+   * The live files of the snapshot ({@code at}; null: the latest) in the partitions the filters
+   * admit, reading only the manifests that may hold them.
+   */
   static Collection<ManifestEntry> of(FileStoreTable table, Snapshot at, List<org.apache.spark.sql.sources.Filter> partitionFilters)
       throws IOException {
     Optional<Snapshot> s = at != null ? Optional.of(at) : table.snapshots().latest();

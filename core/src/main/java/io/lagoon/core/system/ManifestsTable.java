@@ -31,12 +31,8 @@ final class ManifestsTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
-    return rows(table, null);
-  }
-
-  @Override
-  public List<InternalRow> rows(FileStoreTable table, Snapshot at) throws IOException {
+  public List<InternalRow> rows(FileStoreTable table, Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     List<InternalRow> out = new ArrayList<>();
     Optional<Snapshot> latest = at != null ? Optional.of(at) : table.snapshots().latest();
     if (latest.isEmpty()) return out;

@@ -21,7 +21,8 @@ final class OptionsTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) {
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) {
     List<InternalRow> out = new ArrayList<>();
     for (Map.Entry<String, String> o : table.schema().options().entrySet()) {
       out.add(SystemValues.row(str(o.getKey()), str(o.getValue())));

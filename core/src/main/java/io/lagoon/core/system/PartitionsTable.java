@@ -44,16 +44,6 @@ final class PartitionsTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
-    return rows(table, null);
-  }
-
-  @Override
-  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
-    return rows(table, at, List.of());
-  }
-
-  @Override
   public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
                                 List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     Map<String, long[]> sums = new LinkedHashMap<>();

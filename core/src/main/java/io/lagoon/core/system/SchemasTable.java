@@ -32,7 +32,8 @@ final class SchemasTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     SchemaManager schemas = table.schemas();
     List<InternalRow> out = new ArrayList<>();
     for (long id : schemas.listIds()) {

@@ -31,7 +31,8 @@ final class SnapshotsTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     SnapshotManager snapshots = table.snapshots();
     List<InternalRow> out = new ArrayList<>();
     for (long id : snapshots.listIds()) {

@@ -17,24 +17,13 @@ public interface SystemTable {
   /** The columns, as Paimon declares them. */
   List<DataField> fields();
 
-  /** The rows, as Spark values of {@link #fields()}, for the table as it is now. */
-  List<InternalRow> rows(FileStoreTable table) throws IOException;
-
   /**
-   * The rows as of a snapshot (time travel): the files, manifests, partitions and buckets of that
-   * snapshot; tables about the table's history or settings answer as they are now.
+   * The rows, as Spark values of {@link #fields()}: as of snapshot {@code at} (null: the latest)
+   * for the tables that list files, manifests, partitions or buckets, which also read only the
+   * manifests and files the filters on table partition columns admit ({@link RenderedPartitionFilters};
+   * a superset of the matching rows). Tables about the table's history or settings answer as they
+   * are now, whatever the snapshot and filters.
    */
-  default List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at) throws IOException {
-    return rows(table);
-  }
-
-  /**
-   * The rows as of a snapshot, where a table lists files or partitions reading only the manifests
-   * and files the filters on table partition columns admit (see {@link RenderedPartitionFilters});
-   * a superset of the matching rows.
-   */
-  default List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
-                                 List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
-    return rows(table, at);
-  }
+  List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                         List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException;
 }

@@ -27,7 +27,8 @@ final class TagsTable implements SystemTable {
   }
 
   @Override
-  public List<InternalRow> rows(FileStoreTable table) throws IOException {
+  public List<InternalRow> rows(FileStoreTable table, io.lagoon.core.snapshot.Snapshot at,
+                                List<org.apache.spark.sql.sources.Filter> partitionFilters) throws IOException {
     List<InternalRow> out = new ArrayList<>();
     for (Tag t : table.tags().all()) {
       out.add(SystemValues.row(str(t.name), t.snapshot.id, t.snapshot.schemaId,

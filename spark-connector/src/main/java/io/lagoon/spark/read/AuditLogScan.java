@@ -114,8 +114,16 @@ public final class AuditLogScan implements Scan, Batch {
   }
 
   /** One partition per bucket (primary keys: its files merge together) or per file (append). */
+  /** Planned once: the reader factory needs the files' schemas, Spark the partitions. */
+  private InputPartition[] planned;
+
   @Override
-  public InputPartition[] planInputPartitions() {
+  public synchronized InputPartition[] planInputPartitions() {
+    if (planned == null) planned = plan();
+    return planned;
+  }
+
+  private InputPartition[] plan() {
     try {
       Optional<Snapshot> latest = table.snapshots().latest();
       if (latest.isEmpty()) return new InputPartition[0];

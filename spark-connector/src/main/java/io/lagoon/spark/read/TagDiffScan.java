@@ -78,8 +78,16 @@ final class TagDiffScan implements Scan, Batch {
     }
   }
 
+  /** Planned once: the reader factory needs the files' schemas, Spark the partitions. */
+  private InputPartition[] planned;
+
   @Override
-  public InputPartition[] planInputPartitions() {
+  public synchronized InputPartition[] planInputPartitions() {
+    if (planned == null) planned = plan();
+    return planned;
+  }
+
+  private InputPartition[] plan() {
     try {
       boolean pk = table.hasPrimaryKey();
       DeletionVectorIndex vectors = pk ? DeletionVectorIndex.empty() : DeletionVectorIndex.forRead(table, to);
