@@ -9,20 +9,20 @@ import io.lagoon.core.types.TypeRoot;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
  * What a primary-key table must look like for this version to write it: a fixed number of
- * buckets, keys that can be hashed and compared, merge options that fit the schema, and none of
- * the features whose files Lagoon does not write yet (changelog files). Deletion vectors are set
+ * buckets, keys that can be hashed and compared, merge options that fit the schema, and no
+ * changelog producer that works at compaction time ({@code lookup}, {@code full-compaction}:
+ * Lagoon writes the {@code input} producer's changelog only). Deletion vectors are set
  * when a table is created and never toggled afterwards: files written in one mode read wrongly
  * in the other.
  */
 public final class PrimaryKeyTableRules {
-  public static final String CHANGELOG_PRODUCER = "changelog-producer";
+  public static final String CHANGELOG_PRODUCER = TableOptions.CHANGELOG_PRODUCER;
 
   private PrimaryKeyTableRules() {}
 
@@ -112,11 +112,31 @@ public final class PrimaryKeyTableRules {
           + "('bucket'='-2') buckets can be written");
     }
     String producer = changelogProducer(options);
-    if (!producer.equals("none")) {
+    if (!writtenProducer(producer)) {
       throw new UnsupportedOperationException("Cannot write to primary-key table " + table + ": it has '"
-          + CHANGELOG_PRODUCER + "'='" + producer + "', and Lagoon does not write changelog files; a write would "
-          + "leave its changelog incomplete");
+          + CHANGELOG_PRODUCER + "'='" + producer + "', whose changelog is produced by compaction, which Lagoon "
+          + "does not do; a write would leave streaming readers missing its changes (Lagoon writes the changelog of "
+          + "'" + CHANGELOG_PRODUCER + "'='input' tables)");
     }
+  }
+
+  /**
+   * Refuses compacting a primary-key table whose changelog its compactions produce
+   * ({@code lookup}, {@code full-compaction}): Lagoon's compaction writes none, so streaming
+   * readers would miss the changes it merges.
+   */
+  public static void requireCompactable(String table, TableSchema schema) {
+    String producer = changelogProducer(schema.options());
+    if (!writtenProducer(producer)) {
+      throw new UnsupportedOperationException("Cannot compact primary-key table " + table + ": it has '"
+          + CHANGELOG_PRODUCER + "'='" + producer + "', whose compactions must produce the changelog, which "
+          + "Lagoon's compaction does not; compact it with Paimon");
+    }
+  }
+
+  /** Producers whose changelog Lagoon's writes leave complete: none, or the input records. */
+  private static boolean writtenProducer(String producer) {
+    return producer.equals("none") || producer.equals("input");
   }
 
   /** Fixed buckets, or dynamic ones ({@code 'bucket'} unset or -1) without a bucket key. */
@@ -181,15 +201,15 @@ public final class PrimaryKeyTableRules {
           + "combination too); leave 'deletion-vectors.enabled' unset");
     }
     String producer = changelogProducer(options);
-    if (!producer.equals("none")) {
-      throw invalid(id, "'" + CHANGELOG_PRODUCER + "'='" + producer
-          + "' is not supported: Lagoon does not write changelog files; leave it unset (or 'none')");
+    if (!writtenProducer(producer)) {
+      throw invalid(id, "'" + CHANGELOG_PRODUCER + "'='" + producer + "' is not supported: its changelog is "
+          + "produced by compaction, which Lagoon does not do; use 'input' (the written records are the changelog) "
+          + "or leave it unset (or 'none')");
     }
   }
 
   private static String changelogProducer(Map<String, String> options) {
-    String v = options.get(CHANGELOG_PRODUCER);
-    return v == null || v.isBlank() ? "none" : v.trim().toLowerCase(Locale.ROOT);
+    return new TableOptions(options).changelogProducer();
   }
 
   private static void validateMergeOptions(Identifier id, List<DataField> fields, List<String> primaryKeys,

@@ -102,14 +102,25 @@ public final class FileStoreCommit {
         String[] deltaList = mf.writeManifestList(List.of(deltaManifest));
         written.add(mf.path(deltaList[0]));
 
+        String changelogList = null;
+        long changelogRecords = 0;
+        if (!change.changelog.isEmpty()) {
+          ManifestFileMeta changelogManifest = mf.writeManifest(change.changelog,
+              new PartitionStatsCollector(partTypes), table.schema().id());
+          written.add(mf.path(changelogManifest.fileName));
+          String[] list = mf.writeManifestList(List.of(changelogManifest));
+          written.add(mf.path(list[0]));
+          changelogList = list[0];
+          for (ManifestEntry e : change.changelog) changelogRecords += e.file.rowCount;
+        }
         long deltaRecords = 0;
         for (ManifestEntry e : change.entries) deltaRecords += e.kind == FileKind.ADD ? e.file.rowCount : -e.file.rowCount;
         long previousTotal = latest.isPresent() && latest.get().totalRecordCount != null ? latest.get().totalRecordCount : 0;
         long id = latest.map(s -> s.id + 1).orElse(1L);
         Snapshot s = new Snapshot(id, table.schema().id(), baseList[0], Long.parseLong(baseList[1]),
-            deltaList[0], Long.parseLong(deltaList[1]), null,
+            deltaList[0], Long.parseLong(deltaList[1]), changelogList,
             change.indexManifest, commitUser, commitIdentifier, op.kind(),
-            System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, 0L, null);
+            System.currentTimeMillis(), previousTotal + deltaRecords, deltaRecords, changelogRecords, null);
         if (sm.tryCommit(s)) {
           // Paimon expires snapshots after each commit by the table's retention options.
           io.lagoon.core.lifecycle.AfterCommit.run(table, s.id);

@@ -47,19 +47,35 @@ public final class KeyValueFileWriter {
    *     then keeps them rather than copying the last key of every record)
    */
   public KeyValueFileWriter(FileStoreTable table, Path bucketDir, int level, boolean keysDetached) throws IOException {
+    this(table, bucketDir, level, keysDetached, false);
+  }
+
+  /**
+   * A changelog file ({@code changelog-producer}={@code input}): the records as a write received
+   * them, keys repeating, in a level-0 key-value file of Paimon's layout named and formatted by
+   * the {@code changelog-file.*} options; no file index (readers of changes never skip by one).
+   */
+  public static KeyValueFileWriter changelog(FileStoreTable table, Path bucketDir) throws IOException {
+    return new KeyValueFileWriter(table, bucketDir, 0, true, true);
+  }
+
+  private KeyValueFileWriter(FileStoreTable table, Path bucketDir, int level, boolean keysDetached, boolean changelog)
+      throws IOException {
     this.keysDetached = keysDetached;
     this.table = table;
     this.layout = new KeyValueLayout(table.schema());
     this.level = level;
-    String format = table.options().fileFormat();
-    this.path = new Path(bucketDir, new DataFilePaths.DataFileNames().next(format));
+    String format = changelog ? table.options().changelogFileFormat() : table.options().fileFormat();
+    DataFilePaths.DataFileNames names = new DataFilePaths.DataFileNames();
+    this.path = new Path(bucketDir, changelog ? names.next(table.options().changelogFilePrefix(), format)
+        : names.next(format));
     this.writer = FormatWriters.open(format, withoutDictionaryOnUniqueColumns(table, layout), path, layout.sparkSchema(),
         layout.physicalFields(), table.options().fileCompression());
     this.keyStats = new StatsCollector(layout.keyTypes());
     this.valueStats = new StatsCollector(layout.valueTypes());
     this.physical = new KeyValueRow(layout.keyArity(), layout.valueFields().size());
     this.bucketDir = bucketDir;
-    this.index = io.lagoon.core.fileindex.FileIndexBuilder.of(table.schema());
+    this.index = changelog ? null : io.lagoon.core.fileindex.FileIndexBuilder.of(table.schema());
   }
 
   /**

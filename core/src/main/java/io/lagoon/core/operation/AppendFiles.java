@@ -23,6 +23,8 @@ public final class AppendFiles implements TableOperation {
   private final FileStoreTable table;
   private final List<ManifestEntry> added = new ArrayList<>();
   private KeyAssignments keys;
+  /** Changelog files of the new records ({@code changelog-producer}={@code input}). */
+  private final List<ManifestEntry> changelog = new ArrayList<>();
   /** Postponed-bucket rows the added files now hold in real buckets; see {@link #consumePostponed}. */
   private final List<ManifestEntry> consumed = new ArrayList<>();
   private long postponedReadAt = -1;
@@ -33,6 +35,12 @@ public final class AppendFiles implements TableOperation {
 
   public AppendFiles add(List<ManifestEntry> files) {
     added.addAll(files);
+    return this;
+  }
+
+  /** Changelog files written beside the added files, committed in the same snapshot. */
+  public AppendFiles addChangelog(List<ManifestEntry> files) {
+    changelog.addAll(files);
     return this;
   }
 
@@ -67,7 +75,7 @@ public final class AppendFiles implements TableOperation {
 
   @Override
   public PlannedChange plan(CommitBase base, List<Path> written) throws IOException {
-    if (added.isEmpty() && consumed.isEmpty()) return PlannedChange.nothing();
+    if (added.isEmpty() && changelog.isEmpty() && consumed.isEmpty()) return PlannedChange.nothing();
     List<ManifestEntry> entries = added;
     if (!consumed.isEmpty()) {
       LiveFileCheck.check(table, consumed, base.live(), "postponed-bucket");
@@ -76,14 +84,16 @@ public final class AppendFiles implements TableOperation {
       for (ManifestEntry e : consumed) entries.add(e.withKind(io.lagoon.core.manifest.FileKind.DELETE));
       entries.addAll(added);
     }
-    if (keys == null || keys.isEmpty()) return PlannedChange.of(entries, base.indexManifest());
+    if (keys == null || keys.isEmpty()) return PlannedChange.of(entries, base.indexManifest()).withChangelog(changelog);
     DeletionVectorMaintainer index = new DeletionVectorMaintainer(base, written);
     keys.apply(base, written, null, index);
-    return PlannedChange.of(entries, index.indexManifest());
+    return PlannedChange.of(entries, index.indexManifest()).withChangelog(changelog);
   }
 
   @Override
   public List<ManifestEntry> newDataFiles() {
-    return added;
+    List<ManifestEntry> out = new ArrayList<>(added);
+    out.addAll(changelog);
+    return out;
   }
 }

@@ -39,6 +39,8 @@ public final class RowDelta implements TableOperation {
   /** Primary-key tables: the snapshot the statement read, after which no other commit may write its keys; -1 for none. */
   private long keysReadAt = -1;
   private KeyAssignments keys;
+  /** Changelog files of the new records ({@code changelog-producer}={@code input}). */
+  private final List<ManifestEntry> changelog = new ArrayList<>();
 
   public RowDelta(FileStoreTable table) {
     this.table = table;
@@ -109,6 +111,12 @@ public final class RowDelta implements TableOperation {
     return this;
   }
 
+  /** Changelog files written beside the added files, committed in the same snapshot. */
+  public RowDelta addChangelog(List<ManifestEntry> files) {
+    changelog.addAll(files);
+    return this;
+  }
+
   /** A dynamic-bucket table: the buckets the statement gave its new keys, recorded in the HASH index. */
   public RowDelta assignKeys(KeyAssignments assignments) {
     this.keys = assignments;
@@ -116,7 +124,7 @@ public final class RowDelta implements TableOperation {
   }
 
   public boolean isEmpty() {
-    return added.isEmpty() && removed.isEmpty() && positions.isEmpty();
+    return added.isEmpty() && changelog.isEmpty() && removed.isEmpty() && positions.isEmpty();
   }
 
   /** @return the new snapshot, or empty when the statement changed nothing */
@@ -146,11 +154,13 @@ public final class RowDelta implements TableOperation {
     vectors.dropFiles(removedNames);
     vectors.deletePositions(positions, exclusiveDeletes);
     if (keys != null) keys.apply(base, written, null, vectors);
-    return PlannedChange.of(entries, vectors.indexManifest());
+    return PlannedChange.of(entries, vectors.indexManifest()).withChangelog(changelog);
   }
 
   @Override
   public List<ManifestEntry> newDataFiles() {
-    return added;
+    List<ManifestEntry> out = new ArrayList<>(added);
+    out.addAll(changelog);
+    return out;
   }
 }

@@ -86,7 +86,12 @@ public final class DataFilePaths implements Serializable {
     private int counter;
 
     public String next(String format) {
-      return "data-" + uuid + "-" + (counter++) + "." + format;
+      return next("data-", format);
+    }
+
+    /** A name with another prefix (Paimon's {@code changelog-file.prefix} for changelog files). */
+    public String next(String prefix, String format) {
+      return prefix + uuid + "-" + (counter++) + "." + format;
     }
   }
 

@@ -27,6 +27,9 @@ public final class TableOptions implements Serializable {
   public static final String COMPACTION_SIZE_RATIO = "compaction.size-ratio";
   public static final String COMPACTION_DELETE_RATIO_THRESHOLD = "compaction.delete-ratio-threshold";
   public static final String WRITE_ONLY = "write-only";
+  public static final String CHANGELOG_PRODUCER = "changelog-producer";
+  public static final String CHANGELOG_FILE_PREFIX = "changelog-file.prefix";
+  public static final String CHANGELOG_FILE_FORMAT = "changelog-file.format";
   public static final String ROWKIND_FIELD = "rowkind.field";
   public static final String COMPACTION_MIN_FILE_NUM = "compaction.min.file-num";
   public static final String COMPACTION_MAX_FILE_NUM = "compaction.max.file-num";
@@ -163,6 +166,26 @@ public final class TableOptions implements Serializable {
   /** Whether new vectors use the 64-bit form (Paimon 1.2+); existing ones keep theirs. */
   public boolean deletionVectorsBitmap64() {
     return Boolean.parseBoolean(get(DELETION_VECTORS_BITMAP64, "false"));
+  }
+
+  /** {@code none}, {@code input}, {@code lookup} or {@code full-compaction}, lower case. */
+  public String changelogProducer() {
+    String v = options.get(CHANGELOG_PRODUCER);
+    return v == null || v.isBlank() ? "none" : v.trim().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether writes keep their input records as changelog files ({@code changelog-producer}={@code input}). */
+  public boolean inputChangelog() {
+    return changelogProducer().equals("input");
+  }
+
+  public String changelogFilePrefix() {
+    return get(CHANGELOG_FILE_PREFIX, "changelog-");
+  }
+
+  public String changelogFileFormat() {
+    String v = options.get(CHANGELOG_FILE_FORMAT);
+    return v == null || v.isBlank() ? fileFormat() : v.trim().toLowerCase(Locale.ROOT);
   }
 
   public boolean writeOnly() {

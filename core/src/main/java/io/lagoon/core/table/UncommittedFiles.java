@@ -66,12 +66,11 @@ public final class UncommittedFiles {
       Optional<Snapshot> latest = table.snapshots().latest();
       if (latest.isPresent()) {
         for (ManifestEntry e : LiveFiles.read(table.manifests(), latest.get())) kept.add(e.id());
-        for (long id = Math.max(sinceSnapshotId, 0) + 1; id < latest.get().id; id++) {
-          Snapshot s = table.snapshots().snapshot(id);
-          if (s.deltaManifestList == null) continue;
-          for (ManifestFileMeta m : table.manifests().readManifestList(s.deltaManifestList)) {
-            for (ManifestEntry e : table.manifests().readManifest(m)) if (e.kind == FileKind.ADD) kept.add(e.id());
-          }
+        for (long id = Math.max(sinceSnapshotId, 0) + 1; id <= latest.get().id; id++) {
+          Snapshot s = id == latest.get().id ? latest.get() : table.snapshots().snapshot(id);
+          // Changelog files are referenced only by the changelog list of the snapshot that added them.
+          if (id < latest.get().id) addAdded(table, s.deltaManifestList, kept);
+          addAdded(table, s.changelogManifestList, kept);
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -80,5 +79,13 @@ public final class UncommittedFiles {
     List<ManifestEntry> orphans = new ArrayList<>();
     for (ManifestEntry e : entries) if (!kept.contains(e.id())) orphans.add(e);
     deleteData(table, orphans);
+  }
+
+  private static void addAdded(FileStoreTable table, String manifestList, Set<ManifestEntry.FileId> kept)
+      throws IOException {
+    if (manifestList == null) return;
+    for (ManifestFileMeta m : table.manifests().readManifestList(manifestList)) {
+      for (ManifestEntry e : table.manifests().readManifest(m)) if (e.kind == FileKind.ADD) kept.add(e.id());
+    }
   }
 }

@@ -81,6 +81,17 @@ class OperationCommitTest {
     return e;
   }
 
+  /** An ADD entry of a new changelog file of {@code rows} rows in partition p, present (empty) on disk. */
+  private ManifestEntry newChangelogFile(FileStoreTable t, int p, long rows) throws IOException {
+    ManifestEntry data = newFile(t, p, rows);
+    Files.delete(java.nio.file.Path.of(t.paths().dataFile(data).toUri()));
+    DataFileMeta f = DataFileMeta.forAppend("changelog-" + UUID.randomUUID() + "-0.parquet", 100, rows,
+        SimpleStats.EMPTY, 0, rows - 1, 0);
+    ManifestEntry e = new ManifestEntry(FileKind.ADD, partition(p), 0, -1, f);
+    Files.write(java.nio.file.Path.of(t.paths().dataFile(e).toUri()), new byte[0]);
+    return e;
+  }
+
   private boolean exists(FileStoreTable t, ManifestEntry e) {
     return Files.exists(java.nio.file.Path.of(t.paths().dataFile(e).toUri()));
   }
@@ -109,7 +120,8 @@ class OperationCommitTest {
     Set<String> out = new TreeSet<>();
     for (long id : t.snapshots().listIds()) {
       Snapshot s = t.snapshots().snapshot(id);
-      for (String list : new String[] {s.baseManifestList, s.deltaManifestList}) {
+      for (String list : new String[] {s.baseManifestList, s.deltaManifestList, s.changelogManifestList}) {
+        if (list == null) continue;
         out.add("manifest/" + list);
         t.manifests().readManifestList(list).forEach(m -> out.add("manifest/" + m.fileName));
       }
@@ -184,6 +196,37 @@ class OperationCommitTest {
     // Counting only from after the first snapshot, the file is not one of ours to keep.
     io.lagoon.core.table.UncommittedFiles.deleteUnreferenced(table, List.of(committed), before + 1);
     assertTrue(!exists(table, committed));
+  }
+
+  /**
+   * Changelog files land in the snapshot's changelog list (never among the live data files), are
+   * kept by cleanup once a snapshot added them, and go with an operation that lost.
+   */
+  @Test
+  void changelogFilesCommitBesideTheirDataAndGoWithAConflict() throws IOException {
+    long before = table.snapshots().latestId().orElse(0L);
+    ManifestEntry data = newFile(table, 1, 10);
+    ManifestEntry changelog = newChangelogFile(table, 1, 12);
+    Snapshot s = table.newAppend().add(List.of(data)).addChangelog(List.of(changelog)).commit().orElseThrow();
+
+    assertEquals(12L, (long) s.changelogRecordCount);
+    List<String> listed = new ArrayList<>();
+    for (var m : table.manifests().readManifestList(s.changelogManifestList)) {
+      for (ManifestEntry e : table.manifests().readManifest(m)) listed.add(e.kind + " " + e.file.fileName);
+    }
+    assertEquals(List.of("ADD " + changelog.file.fileName), listed);
+    assertEquals(Set.of(data.file.fileName), liveNames(table), "a changelog file is not a data file");
+    io.lagoon.core.table.UncommittedFiles.deleteUnreferenced(table, List.of(data, changelog), before);
+    assertTrue(exists(table, changelog), "a committed changelog file stays after a later failure");
+
+    // A row delta with a changelog that loses its read file to a compaction: nothing of it stays.
+    RowDelta update = table.newRowDelta().validateRead(List.of(data)).addFiles(List.of(newFile(table, 1, 1)))
+        .addChangelog(List.of(newChangelogFile(table, 1, 2)));
+    table.newRewrite().replace(List.of(data), List.of(newFile(table, 1, 10))).commit();
+    assertThrows(CommitConflictException.class, update::commit);
+    for (ManifestEntry e : update.newDataFiles()) assertFalse(exists(table, e), e.file.fileName);
+    assertEquals(2, update.newDataFiles().size(), "its data and changelog files");
+    assertEquals(referencedMetadata(table), metadataFiles(table));
   }
 
   @Test

@@ -160,6 +160,40 @@ public final class PaimonOracle {
         return out;
     }
 
+    /**
+     * What Paimon's streaming reader (the one a Flink job uses) emits from snapshot {@code from}
+     * up to the latest: each record as {@code "<kind> <row>"}, in the order the stream gives them,
+     * one inner list per plan (a plan is one snapshot's changes).
+     */
+    public static List<List<String>> streamChanges(java.nio.file.Path tableDir, long from) {
+        FileStoreTable table = openTable(tableDir).copy(Map.of("scan.mode", "from-snapshot",
+            "scan.snapshot-id", Long.toString(from)));
+        long latest = latestSnapshotId(tableDir).orElseThrow();
+        RowType rowType = table.rowType();
+        ReadBuilder readBuilder = table.newReadBuilder();
+        org.apache.paimon.table.source.StreamTableScan scan = readBuilder.newStreamScan();
+        List<List<String>> out = new ArrayList<>();
+        withTempDir("paimon-oracle-stream", tmp -> {
+            try (IOManager ioManager = IOManager.create(tmp.toString())) {
+                TableRead read = readBuilder.newRead().withIOManager(ioManager);
+                for (int guard = 0; guard < 10_000; guard++) {
+                    List<Split> splits = scan.plan().splits();
+                    List<String> batch = new ArrayList<>();
+                    for (Split split : splits) {
+                        try (RecordReader<InternalRow> reader = read.createReader(split)) {
+                            reader.forEachRemaining(row -> batch.add(row.getRowKind().shortString() + " "
+                                + render(row, rowType)));
+                        }
+                    }
+                    if (!batch.isEmpty()) out.add(batch);
+                    Long next = scan.checkpoint();
+                    if (next == null || next > latest) break;
+                }
+            }
+        });
+        return out;
+    }
+
     /** Number of splits a batch scan of the latest snapshot plans (Paimon's own planning). */
     public static int planSplitCount(java.nio.file.Path tableDir, Map<String, String> dynamicOptions) {
         FileStoreTable table = openTable(tableDir);

@@ -86,7 +86,7 @@ class PkDdlBadInputTest extends LagoonSparkTest {
     refused("dv", "(id INT, v INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
         + "'merge-engine' = 'first-row', 'deletion-vectors.enabled' = 'true')", "deletion-vectors.enabled", "first-row");
     refused("changelog", "(id INT, v INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
-        + "'changelog-producer' = 'input')", "changelog-producer", "input", "changelog files");
+        + "'changelog-producer' = 'lookup')", "changelog-producer", "lookup", "'input'");
   }
 
   @Test

@@ -93,10 +93,10 @@ class PkWritePlanTest extends LagoonSparkTest {
 
   @Test
   void tablesThisVersionCannotWriteAreRefusedUntouched() throws IOException {
-    tableWithOptions("changelog", Map.of("bucket", "2", "changelog-producer", "input"));
+    tableWithOptions("changelog", Map.of("bucket", "2", "changelog-producer", "full-compaction"));
     tableWithOptions("badbucket", Map.of("bucket", "-3"));
     assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.changelog VALUES (1, 'a')"),
-        "primary-key table w.changelog", "changelog-producer", "changelog files");
+        "primary-key table w.changelog", "'changelog-producer'='full-compaction'", "compaction");
     assertRefusedUnchanged(warehouse, () -> sql("INSERT INTO lake.w.badbucket VALUES (1, 'a')"),
         "primary-key table w.badbucket", "not a positive number of buckets");
     assertRefusedUnchanged(warehouse, () -> sql("TRUNCATE TABLE lake.w.changelog"), "primary-key table w.changelog");

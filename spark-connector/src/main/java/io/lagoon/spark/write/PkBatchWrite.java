@@ -59,7 +59,8 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     long base = prepare();
-    return commits.started(new PkWriterFactory(table, base, source, assigners, mergeUpsert));
+    return commits.started(new PkWriterFactory(table, base, source, assigners, mergeUpsert,
+        mode != LagoonWriteBuilder.OverwriteMode.NONE));
   }
 
   /** Builds the compaction source (kept for the commit) and returns the snapshot the writers start from. */

@@ -8,6 +8,7 @@ import io.lagoon.core.types.SparkTypes;
 import io.lagoon.spark.read.KeyPruningScan;
 import io.lagoon.spark.read.LagoonScanBuilder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -63,6 +64,26 @@ public final class PkDeltaOperation implements SupportsDelta, PrunableTarget {
     NamedReference[] out = new NamedReference[names.size()];
     for (int i = 0; i < out.length; i++) out[i] = Expressions.column(names.get(i));
     return out;
+  }
+
+  /**
+   * On a {@code changelog-producer}={@code input} table a DELETE's changelog records carry the
+   * whole deleted row, as Paimon's DELETE writes them (downstream readers of {@code -D} may need
+   * its values): the columns outside the row id travel with each deleted row. Spark finds these
+   * by name in the rows it hands the writer, which for UPDATE and MERGE hold the new (or nulled)
+   * values under the same names, so only a DELETE asks: there a retraction of UPDATE or MERGE
+   * carries its key alone.
+   */
+  @Override
+  public NamedReference[] requiredMetadataAttributes() {
+    return Arrays.stream(deletedRowColumns(table, command)).map(Expressions::column).toArray(NamedReference[]::new);
+  }
+
+  /** The columns besides the row id that a deletion carries (see {@link #requiredMetadataAttributes}). */
+  static String[] deletedRowColumns(FileStoreTable table, Command command) {
+    if (command != Command.DELETE || !table.options().inputChangelog()) return new String[0];
+    List<String> ids = rowIdColumns(table);
+    return table.schema().fields().stream().map(f -> f.name()).filter(n -> !ids.contains(n)).toArray(String[]::new);
   }
 
   /** The primary key, then the NOT NULL {@code sequence.field} columns that are not part of it. */

@@ -18,9 +18,11 @@ final class PkWriterFactory implements DataWriterFactory {
   private final KeyValueSource source;
   private final boolean mergeUpsert;
   private final AssignerPlan assigners;
+  private final boolean overwrite;
 
   PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, AssignerPlan assigners,
-                  boolean mergeUpsert) {
+                  boolean mergeUpsert, boolean overwrite) {
+    this.overwrite = overwrite;
     this.table = table;
     this.assigners = assigners;
     this.baseSnapshotId = baseSnapshotId;
@@ -33,6 +35,7 @@ final class PkWriterFactory implements DataWriterFactory {
     KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, false,
         assigners == null ? null : KeyBuckets.of(assigners, source));
     if (mergeUpsert) writer.requireUniqueKeys("MERGE INTO " + table.fullName());
+    if (overwrite) writer.withoutChangelog();
     return new DataWriter<InternalRow>() {
       @Override
       public void write(InternalRow row) throws IOException {

@@ -82,6 +82,14 @@ final class CompactProcedure extends SimpleProcedure {
     } else if (!orderBy.isEmpty()) {
       throw args.invalid("order_by", "needs an order_strategy ('zorder', 'hilbert' or 'order')");
     }
+    if (table.hasPrimaryKey()) {
+      io.lagoon.core.catalog.PrimaryKeyTableRules.requireCompactable(table.fullName(), table.schema());
+      if (table.options().bucket() == DataFilePaths.POSTPONE_BUCKET && !table.options().changelogProducer().equals("none")) {
+        throw new UnsupportedOperationException("Cannot compact postponed-bucket table " + table.fullName() + ": it has '"
+            + io.lagoon.core.table.TableOptions.CHANGELOG_PRODUCER + "'='" + table.options().changelogProducer()
+            + "', and Lagoon does not write the changelog of rows it gives buckets; compact it with Paimon");
+      }
+    }
     Optional<Snapshot> base = table.snapshots().latest();
     CompactionOutcome outcome = CompactionOutcome.NOTHING;
     if (base.isPresent()) {

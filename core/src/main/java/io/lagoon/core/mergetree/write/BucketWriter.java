@@ -25,6 +25,10 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * every record it adds, whatever task or order they come in: retractions all take the bucket's
  * first sequence number and additions the ones after it. An UPDATE that moves row A to key 2 and
  * row B away from key 2 sends "-D 2" and "+I 2" from different tasks; the addition must win.
+ *
+ * <p>With {@code changelog-producer}={@code input} every record is also kept unmerged, with its
+ * sequence number, in a changelog file that rolls with the data file: streaming readers of the
+ * table read the changes from there, as Paimon's writers leave them.
  */
 final class BucketWriter {
   private static final int SIZE_CHECK_INTERVAL = 1000;
@@ -38,7 +42,10 @@ final class BucketWriter {
   private final boolean ignoreDelete;
   private final List<KeyValue> group = new ArrayList<>();
   private final List<DataFileMeta> written = new ArrayList<>();
+  private final List<DataFileMeta> changelogWritten = new ArrayList<>();
+  private final boolean keepChangelog;
   private KeyValueFileWriter file;
+  private KeyValueFileWriter changelog;
   private InternalRow lastWrittenKey;
   private long nextSequence;
   /** Row-level statements: the sequence number of every retraction, below all additions; else -1. */
@@ -48,8 +55,9 @@ final class BucketWriter {
   private long rowsSinceSizeCheck;
 
   BucketWriter(FileStoreTable table, Path dir, long firstSequence, KeyComparator keys, RecordOrder order,
-               MergeFunction merge, boolean retractionsFirst, String uniqueKeysOf) {
+               MergeFunction merge, boolean retractionsFirst, String uniqueKeysOf, boolean keepChangelog) {
     this.table = table;
+    this.keepChangelog = keepChangelog;
     this.dir = dir;
     this.retractionSequence = retractionsFirst ? firstSequence : -1;
     this.uniqueKeysOf = uniqueKeysOf;
@@ -80,11 +88,15 @@ final class BucketWriter {
 
   private void flushGroup() throws IOException {
     if (group.isEmpty()) return;
+    if (group.size() > 1 && (order.hasSequenceFields() || retractionSequence >= 0)) order.sort(group);
+    if (keepChangelog) {
+      if (changelog == null) changelog = KeyValueFileWriter.changelog(table, dir);
+      for (KeyValue kv : group) changelog.write(kv);
+    }
     KeyValue out;
     if (group.size() == 1) {
       out = group.get(0); // as Paimon: a key's only record is stored unmerged
     } else {
-      if (order.hasSequenceFields() || retractionSequence >= 0) order.sort(group);
       merge.reset();
       for (KeyValue kv : group) merge.add(kv);
       out = merge.storedResult();
@@ -114,6 +126,12 @@ final class BucketWriter {
       DataFileMeta meta = f.finish();
       if (meta != null) written.add(meta);
     }
+    if (changelog != null) {
+      KeyValueFileWriter c = changelog;
+      changelog = null;
+      DataFileMeta meta = c.finish();
+      if (meta != null) changelogWritten.add(meta);
+    }
     rowsSinceSizeCheck = 0;
   }
 
@@ -121,6 +139,11 @@ final class BucketWriter {
   List<DataFileMeta> finish() throws IOException {
     closeFile();
     return new ArrayList<>(written);
+  }
+
+  /** The changelog files written, once {@link #finish} ran. */
+  List<DataFileMeta> changelogFiles() {
+    return new ArrayList<>(changelogWritten);
   }
 
   Path dir() {
@@ -131,6 +154,10 @@ final class BucketWriter {
   void abort() {
     if (file != null) file.abort();
     file = null;
+    if (changelog != null) changelog.abort();
+    changelog = null;
+    written.addAll(changelogWritten);
+    changelogWritten.clear();
     for (DataFileMeta m : written) {
       try {
         table.io().delete(new Path(dir, m.fileName), false);

@@ -54,9 +54,10 @@ public final class KeyValueCommit {
   public static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
                             Predicate<InternalRow> overwritePartitions, KeyValueSource source, long rowLevelReadAt)
       throws IOException {
-    commit(table, results, overwritePartitions, source, (added, keys) -> {
-      if (rowLevelReadAt < 0) table.newAppend().add(added).assignKeys(keys).commit();
-      else table.newRowDelta().addFiles(added).assignKeys(keys).validateNoConcurrentKeys(rowLevelReadAt).commit();
+    commit(table, results, overwritePartitions, source, (added, changelog, keys) -> {
+      if (rowLevelReadAt < 0) table.newAppend().add(added).addChangelog(changelog).assignKeys(keys).commit();
+      else table.newRowDelta().addFiles(added).addChangelog(changelog).assignKeys(keys)
+          .validateNoConcurrentKeys(rowLevelReadAt).commit();
     });
   }
 
@@ -71,18 +72,20 @@ public final class KeyValueCommit {
                                      List<ManifestEntry> postponed, long readAt, KeyValueSource source)
       throws IOException {
     commit(table, results, null, source,
-        (added, keys) -> table.newAppend().add(added).consumePostponed(postponed, readAt).commit());
+        (added, changelog, keys) -> table.newAppend().add(added).addChangelog(changelog)
+            .consumePostponed(postponed, readAt).commit());
   }
 
-  /** The snapshot that adds a write's new files. */
+  /** The snapshot that adds a write's new files and its changelog files. */
   private interface DataCommit {
-    void commit(List<ManifestEntry> added, KeyAssignments keys) throws IOException;
+    void commit(List<ManifestEntry> added, List<ManifestEntry> changelog, KeyAssignments keys) throws IOException;
   }
 
   private static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
                              Predicate<InternalRow> overwritePartitions, KeyValueSource source, DataCommit dataCommit)
       throws IOException {
     List<ManifestEntry> added = new ArrayList<>();
+    List<ManifestEntry> changelog = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
     List<BucketVectorChange> vectors = new ArrayList<>();
@@ -90,17 +93,20 @@ public final class KeyValueCommit {
     for (KeyValueWriteResult r : results) {
       keys.add(r.freshHashes);
       added.addAll(r.newFiles);
+      changelog.addAll(r.changelogFiles);
       before.addAll(r.compactBefore);
       after.addAll(r.compactAfter);
       vectors.addAll(r.vectorChanges);
     }
     RewriteFiles compaction = table.newRewrite().replace(before, after).vectors(vectors);
     if (overwritePartitions != null) {
+      // As Paimon: an overwrite commits no changelog (streaming readers skip overwrite snapshots).
+      UncommittedFiles.deleteData(table, changelog);
       overwrite(table, added, compaction, overwritePartitions, keys);
       return;
     }
     try {
-      dataCommit.commit(added, keys);
+      dataCommit.commit(added, changelog, keys);
     } catch (IOException | RuntimeException e) {
       abandon(table, compaction);
       throw e;

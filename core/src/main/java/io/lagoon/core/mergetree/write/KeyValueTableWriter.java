@@ -81,6 +81,8 @@ public final class KeyValueTableWriter {
   private String uniqueKeysOf;
   /** Buckets with an open file, oldest first: beyond {@link #MAX_OPEN_FILES} the oldest closes its file. */
   private final ArrayDeque<BucketState> open = new ArrayDeque<>();
+  /** Whether buckets keep their input records as changelog files ({@code changelog-producer}={@code input}). */
+  private boolean keepChangelog;
   /** Cross-partition: keys to retract where they lived, written at finish. */
   private final List<Retraction> pendingRetractions = new ArrayList<>();
 
@@ -173,6 +175,16 @@ public final class KeyValueTableWriter {
     }
     this.keyComparator = new KeyComparator(new KeyValueLayout(schema).keyTypes());
     this.order = MergeFunctions.recordOrder(schema.options(), schema.fields());
+    this.keepChangelog = table.options().inputChangelog();
+  }
+
+  /**
+   * The write replaces partitions (an overwrite): it keeps no changelog, as Paimon commits none
+   * for an overwrite (streaming readers skip overwrite snapshots).
+   */
+  public KeyValueTableWriter withoutChangelog() {
+    this.keepChangelog = false;
+    return this;
   }
 
   private int[] indexes(List<String> names) {
@@ -288,7 +300,7 @@ public final class KeyValueTableWriter {
     BucketWriter w = new BucketWriter(table, paths.bucketDir(partition.row, bucket),
         base.nextSequence(partition.bytes, bucket, totalBuckets),
         keyComparator, order, MergeFunctions.create(schema.options(), schema.fields(), schema.primaryKeys()),
-        retractionsFirst, uniqueKeysOf);
+        retractionsFirst, uniqueKeysOf, keepChangelog);
     BucketState s = new BucketState(partition, bucket, totalBuckets, w);
     buckets.add(s);
     return s;
@@ -303,6 +315,7 @@ public final class KeyValueTableWriter {
     for (Retraction r : pendingRetractions) writeTo(r.partition, r.bucket, r.row, KeyValue.DELETE);
     pendingRetractions.clear();
     List<ManifestEntry> added = new ArrayList<>();
+    List<ManifestEntry> changelog = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
     List<ManifestEntry> after = new ArrayList<>();
     List<BucketVectorChange> vectorChanges = new ArrayList<>();
@@ -313,11 +326,15 @@ public final class KeyValueTableWriter {
         fresh.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, s.totalBuckets, f));
       }
       added.addAll(fresh);
+      for (DataFileMeta f : s.writer.changelogFiles()) {
+        changelog.add(new ManifestEntry(FileKind.ADD, s.partition.bytes, s.bucket, s.totalBuckets, f));
+      }
       if (compact && !fresh.isEmpty() && keyBuckets.compacts(s.partition, s.bucket)) {
         compactBucket(s, fresh, before, after, vectorChanges);
       }
     }
-    return new KeyValueWriteResult(added, before, after, vectorChanges, keyBuckets.freshHashes(), baseSnapshotId);
+    return new KeyValueWriteResult(added, before, after, vectorChanges, keyBuckets.freshHashes(), baseSnapshotId)
+        .withChangelog(changelog);
   }
 
   private void compactBucket(BucketState s, List<ManifestEntry> fresh, List<ManifestEntry> before,

@@ -24,6 +24,8 @@ public final class KeyValueWriteResult implements Serializable {
   public final Map<BucketId, int[]> freshHashes;
   /** The snapshot whose HASH index the buckets were assigned on (-1: none, or fixed buckets). */
   public final long assignedOn;
+  /** ADD entries of the changelog files ({@code changelog-producer}={@code input}), else empty. */
+  public final List<ManifestEntry> changelogFiles;
 
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter) {
@@ -38,6 +40,13 @@ public final class KeyValueWriteResult implements Serializable {
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges,
                              Map<BucketId, int[]> freshHashes, long assignedOn) {
+    this(newFiles, compactBefore, compactAfter, vectorChanges, freshHashes, assignedOn, List.of());
+  }
+
+  private KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
+                              List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges,
+                              Map<BucketId, int[]> freshHashes, long assignedOn, List<ManifestEntry> changelogFiles) {
+    this.changelogFiles = List.copyOf(changelogFiles);
     this.freshHashes = new LinkedHashMap<>(freshHashes);
     this.assignedOn = assignedOn;
     this.newFiles = List.copyOf(newFiles);
@@ -46,13 +55,20 @@ public final class KeyValueWriteResult implements Serializable {
     this.vectorChanges = List.copyOf(vectorChanges);
   }
 
+  /** This result with the changelog files the task wrote beside its data files. */
+  public KeyValueWriteResult withChangelog(List<ManifestEntry> changelog) {
+    return new KeyValueWriteResult(newFiles, compactBefore, compactAfter, vectorChanges, freshHashes, assignedOn,
+        changelog);
+  }
+
   /**
-   * The files this task created: its new files and what its compaction wrote, never a file the
+   * The files this task created (changelog files included): its new files and what its compaction wrote, never a file the
    * compaction only moved to another level (that one is committed already; deleting it after a
    * failed commit would break every snapshot that still references it).
    */
   public List<ManifestEntry> createdFiles() {
     List<ManifestEntry> out = new ArrayList<>(newFiles);
+    out.addAll(changelogFiles);
     out.addAll(RewriteFiles.written(compactBefore, compactAfter));
     return out;
   }
