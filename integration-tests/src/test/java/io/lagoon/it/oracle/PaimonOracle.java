@@ -166,8 +166,20 @@ public final class PaimonOracle {
      * one inner list per plan (a plan is one snapshot's changes).
      */
     public static List<List<String>> streamChanges(java.nio.file.Path tableDir, long from) {
-        FileStoreTable table = openTable(tableDir).copy(Map.of("scan.mode", "from-snapshot",
-            "scan.snapshot-id", Long.toString(from)));
+        return stream(tableDir, Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", Long.toString(from)));
+    }
+
+    /**
+     * Paimon's streaming reader from its default start ({@code latest-full}): the first batch holds
+     * the latest snapshot's rows, then one batch per later snapshot (none, here: it stops at the
+     * latest); each record led by its row kind.
+     */
+    public static List<List<String>> streamFull(java.nio.file.Path tableDir) {
+        return stream(tableDir, Map.of("scan.mode", "latest-full"));
+    }
+
+    private static List<List<String>> stream(java.nio.file.Path tableDir, Map<String, String> options) {
+        FileStoreTable table = openTable(tableDir).copy(options);
         long latest = latestSnapshotId(tableDir).orElseThrow();
         RowType rowType = table.rowType();
         ReadBuilder readBuilder = table.newReadBuilder();

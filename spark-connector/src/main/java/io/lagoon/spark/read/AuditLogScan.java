@@ -67,11 +67,38 @@ public final class AuditLogScan implements Scan, Batch {
   private final List<ManifestEntry> incremental;
   /** Whether retractions ({@code -U}, {@code -D} records) are left out (a stream's rows). */
   private boolean withoutRetractions;
+  /** The snapshot read instead of the latest (a stream's first batch); null for the latest. */
+  private Snapshot pinned;
+  /** The read options, for a stream of {@code t$audit_log}. */
+  private org.apache.spark.sql.util.CaseInsensitiveStringMap streamOptions =
+      org.apache.spark.sql.util.CaseInsensitiveStringMap.empty();
 
   /** This scan, leaving retraction records out of its rows (a stream of a primary-key table). */
   AuditLogScan withoutRetractions() {
     withoutRetractions = true;
     return this;
+  }
+
+  /** This scan, reading the given snapshot's rows instead of the latest one's. */
+  AuditLogScan atSnapshot(Snapshot snapshot) {
+    if (planned != null) throw new IllegalStateException("The audit log of " + table.fullName() + " is planned already");
+    pinned = snapshot;
+    return this;
+  }
+
+  /** This scan, streamed with these read options ({@code scan.mode}, {@code consumer-id}, ...). */
+  public AuditLogScan streamedWith(org.apache.spark.sql.util.CaseInsensitiveStringMap options) {
+    streamOptions = options;
+    return this;
+  }
+
+  /** {@code t$audit_log} as a stream: the rows of the first snapshot read, then every change with its kind. */
+  @Override
+  public org.apache.spark.sql.connector.read.streaming.MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    if (!withKind || incremental != null) {
+      throw new UnsupportedOperationException("Only " + table.fullName() + "$audit_log itself is read as a stream");
+    }
+    return new SnapshotMicroBatchStream(table, schema, streamOptions, true);
   }
 
   public AuditLogScan(FileStoreTable table) {
@@ -125,7 +152,7 @@ public final class AuditLogScan implements Scan, Batch {
 
   private InputPartition[] plan() {
     try {
-      Optional<Snapshot> latest = table.snapshots().latest();
+      Optional<Snapshot> latest = pinned != null ? Optional.of(pinned) : table.snapshots().latest();
       if (latest.isEmpty()) return new InputPartition[0];
       boolean pk = table.hasPrimaryKey();
       // An incremental read takes the files its commits added, level 0 included, without vectors.
@@ -212,20 +239,25 @@ public final class AuditLogScan implements Scan, Batch {
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
       Part p = (Part) partition;
       if (records == null) return new Appended(table, rows, p, withKind);
-      return merge ? new Merged(table.schema(), records, p, withKind)
+      return merge ? new Merged(table.schema(), records, p, withKind, withoutRetractions)
           : new Records(table.schema(), records, p, withKind, withoutRetractions);
     }
   }
 
-  /** A primary-key bucket merged, retractions kept, each row led by its merged record's kind. */
+  /**
+   * A primary-key bucket merged, each row led by its merged record's kind; retractions kept
+   * unless left out (a stream's first batch, which holds the rows as they stand).
+   */
   private static final class Merged implements PartitionReader<InternalRow> {
     private final CloseableIterator<KeyValue> records;
     private final DataType[] types;
     private final boolean withKind;
+    private final boolean withoutRetractions;
     private InternalRow row;
 
-    Merged(TableSchema schema, KeyValueFileReader source, Part p, boolean withKind) {
+    Merged(TableSchema schema, KeyValueFileReader source, Part p, boolean withKind, boolean withoutRetractions) {
       this.withKind = withKind;
+      this.withoutRetractions = withoutRetractions;
       List<PaimonType> keyTypes = new KeyValueLayout(schema).keyTypes();
       MergeTreeReader reader = new MergeTreeReader(source, new KeyComparator(keyTypes),
           MergeFunctions.recordOrder(schema.options(), schema.fields()),
@@ -236,8 +268,11 @@ public final class AuditLogScan implements Scan, Batch {
 
     @Override
     public boolean next() {
-      if (!records.hasNext()) return false;
-      KeyValue kv = records.next();
+      KeyValue kv;
+      do {
+        if (!records.hasNext()) return false;
+        kv = records.next();
+      } while (withoutRetractions && isRetraction(kv));
       row = withKind(withKind ? KeyValue.kindName(kv.rowKind()) : null, kv.value(), types);
       return true;
     }
@@ -275,7 +310,7 @@ public final class AuditLogScan implements Scan, Batch {
           current = source.open(new Path(part.bucketDir), part.files.get(file));
         }
         kv = current.next();
-      } while (withoutRetractions && (kv.rowKind() == KeyValue.DELETE || kv.rowKind() == KeyValue.UPDATE_BEFORE));
+      } while (withoutRetractions && isRetraction(kv));
       row = withKind(withKind ? KeyValue.kindName(kv.rowKind()) : null, kv.value(), types);
       return true;
     }
@@ -332,6 +367,10 @@ public final class AuditLogScan implements Scan, Batch {
       if (current instanceof Closeable) ((Closeable) current).close();
       current = null;
     }
+  }
+
+  private static boolean isRetraction(KeyValue kv) {
+    return kv.rowKind() == KeyValue.DELETE || kv.rowKind() == KeyValue.UPDATE_BEFORE;
   }
 
   static DataType[] types(TableSchema schema) {

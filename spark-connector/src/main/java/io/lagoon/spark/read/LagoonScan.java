@@ -90,7 +90,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
 
   @Override
   public org.apache.spark.sql.connector.read.streaming.MicroBatchStream toMicroBatchStream(String checkpointLocation) {
-    return new SnapshotMicroBatchStream(table, tableSchema, streamOptions);
+    return new SnapshotMicroBatchStream(table, tableSchema, streamOptions, false);
   }
 
   /** Reads only the files that need no merge ({@code t$ro}, see {@link ScanPlanner#readOptimized}). */

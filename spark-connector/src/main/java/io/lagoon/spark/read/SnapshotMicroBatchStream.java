@@ -19,11 +19,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * A table read as a stream (Structured Streaming). Offsets are snapshot ids in the checkpoint: the
  * last snapshot whose changes were read. With {@code scan.mode} {@code latest-full} (the default)
  * the first batch reads the whole table as of the latest snapshot, then each batch the records the
- * APPEND commits after the previous offset wrote ({@code latest}: only changes from now on;
+ * APPEND commits after the previous offset wrote (or their changelog files, where the table has a
+ * producer; {@code latest}: only changes from now on;
  * {@code from-snapshot} with {@code scan.snapshot-id}: changes from that snapshot on; compactions
  * bring no new rows; {@code scan.tag-name} instead of the id starts at a tag's snapshot). A
- * primary-key table's retractions are left out of the rows ({@code t$audit_log} is not streamed
- * yet). {@code Trigger.AvailableNow} reads up to the snapshot that was the latest when the query
+ * primary-key table's retractions are left out of the rows; streamed as {@code t$audit_log}, every
+ * change comes with its row kind, retractions included, and the first batch's rows as they stand
+ * with the kind of their last record. {@code Trigger.AvailableNow} reads up to the snapshot that was the latest when the query
  * started, and stops. With {@code consumer-id} the stream starts where that consumer stands and
  * records its progress there once a batch is committed (when Spark commits the offsets or asks
  * for the next batch from them), so snapshot expiry keeps what it has not read.
@@ -34,6 +36,8 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
 
   private final FileStoreTable table;
   private final StructType schema;
+  /** Whether rows are led by their row kind and changes keep their retractions ({@code t$audit_log}). */
+  private final boolean audit;
   private final long initial;
   /** The consumer whose progress the stream records ({@code consumer-id}); null for none. */
   private final String consumer;
@@ -42,9 +46,10 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
   /** The scan of the batch last planned: Spark asks for its reader factory next. */
   private org.apache.spark.sql.connector.read.Scan planned;
 
-  SnapshotMicroBatchStream(FileStoreTable table, StructType schema, CaseInsensitiveStringMap options) {
+  SnapshotMicroBatchStream(FileStoreTable table, StructType schema, CaseInsensitiveStringMap options, boolean audit) {
     this.table = table;
     this.schema = schema;
+    this.audit = audit;
     this.consumer = options.get("consumer-id");
     Long fromConsumer = null;
     if (consumer != null) {
@@ -140,6 +145,19 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
   public synchronized InputPartition[] planInputPartitions(Offset start, Offset end) {
     long from = ((SnapshotOffset) start).id;
     long to = ((SnapshotOffset) end).id;
+    if (from == FULL && audit) {
+      try {
+        if (table.snapshots().latestId().isEmpty()) {
+          planned = null;
+          return new InputPartition[0];
+        }
+        AuditLogScan full = new AuditLogScan(table).atSnapshot(table.snapshots().snapshot(to)).withoutRetractions();
+        planned = full;
+        return full.planInputPartitions();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the snapshots of " + table.fullName() + ": " + e.getMessage(), e);
+      }
+    }
     if (from == FULL) {
       LagoonScan full = new LagoonScan(table, schema, schema, java.util.List.of(), null);
       try {
@@ -156,15 +174,16 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
       planned = full;
       return full.planInputPartitions();
     }
-    AuditLogScan changes = new AuditLogScan(table, false, AuditLogScan.incrementalFiles(table,
-        new IncrementalOptions.Range(from, to, false))).withoutRetractions();
+    AuditLogScan changes = new AuditLogScan(table, audit, AuditLogScan.incrementalFiles(table,
+        new IncrementalOptions.Range(from, to, false)));
+    if (!audit) changes.withoutRetractions();
     planned = changes;
     return changes.planInputPartitions();
   }
 
   @Override
   public synchronized PartitionReaderFactory createReaderFactory() {
-    if (planned == null) return new AuditLogScan(table, false, java.util.List.of()).createReaderFactory();
+    if (planned == null) return new AuditLogScan(table, audit, java.util.List.of()).createReaderFactory();
     return planned.toBatch().createReaderFactory();
   }
 
