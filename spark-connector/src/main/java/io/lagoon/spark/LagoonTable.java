@@ -128,10 +128,10 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
         TableCapability.OVERWRITE_DYNAMIC);
   }
 
-  /** {@code _file} and {@code _pos}, for {@code SELECT _file, _pos, * FROM t}. */
+  /** {@code _file} and {@code _pos}, for {@code SELECT _file, _pos, * FROM t}; {@code _row_before} on primary keys. */
   @Override
   public MetadataColumn[] metadataColumns() {
-    return MetadataColumns.all();
+    return MetadataColumns.all(SparkTypes.toSpark(table.schema().fields()), table.hasPrimaryKey());
   }
 
   @Override

@@ -9,9 +9,11 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A struct column whose fields are other vectors (converted or null ones), with the nulls of the
- * struct column it was rebuilt from: a struct of a file written before its fields changed.
+ * struct column it was rebuilt from: a struct of a file written before its fields changed. With no
+ * such column, a struct that is never null: the columns of a batch seen as one row value.
  */
-final class StructColumnVector extends ColumnVector {
+public final class StructColumnVector extends ColumnVector {
+  /** The column whose nulls the struct has; null when it has none. */
   private final ColumnVector in;
   private final ColumnVector[] children;
 
@@ -21,9 +23,14 @@ final class StructColumnVector extends ColumnVector {
     this.children = children;
   }
 
-  @Override public boolean hasNull() { return in.hasNull(); }
-  @Override public int numNulls() { return in.numNulls(); }
-  @Override public boolean isNullAt(int rowId) { return in.isNullAt(rowId); }
+  /** A struct that is never null, whose fields are these vectors. */
+  public static StructColumnVector of(DataType type, ColumnVector[] children) {
+    return new StructColumnVector(null, type, children);
+  }
+
+  @Override public boolean hasNull() { return in != null && in.hasNull(); }
+  @Override public int numNulls() { return in == null ? 0 : in.numNulls(); }
+  @Override public boolean isNullAt(int rowId) { return in != null && in.isNullAt(rowId); }
   @Override public ColumnVector getChild(int ordinal) { return children[ordinal]; }
 
   @Override public boolean getBoolean(int rowId) { throw notAtomic(); }

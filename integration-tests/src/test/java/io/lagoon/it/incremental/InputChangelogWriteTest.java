@@ -73,16 +73,17 @@ class InputChangelogWriteTest extends LagoonSparkTest {
     sql("UPDATE " + q + " SET id = 6 WHERE id = 5");
     sql("MERGE INTO " + q + " t USING (SELECT 1 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE");
 
-    // Each statement's changes, as the written records (an upsert writes the new row). A DELETE's
-    // retraction carries the deleted row; one of an UPDATE or MERGE carries its key alone.
+    // Each statement's changes, as the written records (an upsert writes the new row). Every
+    // retraction, of a DELETE, of an UPDATE that moves a row to another key, of a MERGE DELETE,
+    // carries the whole row it removes.
     List<List<String>> expected = List.of(
         List.of("+I id=1, v=a", "+I id=2, v=b", "+I id=3, v=c"),
         List.of("+I id=1, v=a2", "+I id=4, v=d"),
         List.of("+U id=2, v=b2"),
         List.of("-D id=3, v=c"),
         List.of("+I id=5, v=e", "+U id=4, v=d2"),
-        List.of("+I id=6, v=e", "-D id=5, v=null"),
-        List.of("-D id=1, v=null"));
+        List.of("+I id=6, v=e", "-D id=5, v=e"),
+        List.of("-D id=1, v=a2"));
     List<List<String>> streamed = sortedEach(PaimonOracle.streamChanges(dir, 1));
     assertEquals(expected, streamed, "Paimon's streaming reader, one snapshot at a time");
 
@@ -165,6 +166,40 @@ class InputChangelogWriteTest extends LagoonSparkTest {
     assertEquals(snapshot, (long) PaimonOracle.latestSnapshotId(dir).orElseThrow(), "nothing committed");
     assertEquals(rows, PaimonOracle.readRows(dir));
     assertEquals(rows, SparkRows.renderAll(spark.table("lake.cl.lookup")));
+  }
+
+  /**
+   * A retraction's changelog record holds the whole removed row, nested and NOT NULL columns too,
+   * whether the scan under the statement returns batches or rows; and {@code _row_before}, the
+   * metadata column that carries it, reads as the row itself.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void retractionsCarryTheWholeRowFromBatchesAndRows(boolean vectorized) throws Exception {
+    String t = "whole_" + vectorized;
+    String q = "lake.cl." + t;
+    sql("CREATE TABLE " + q + " (id INT NOT NULL, n BIGINT NOT NULL, s STRUCT<a: INT, b: STRING>, tags ARRAY<STRING>) "
+        + "TBLPROPERTIES ('primary-key'='id', 'bucket'='2', 'changelog-producer'='input')");
+    Path dir = warehouse.resolve("cl.db").resolve(t);
+    sql("INSERT INTO " + q + " VALUES (1, 10, named_struct('a', 1, 'b', 'x'), array('p')), "
+        + "(2, 20, named_struct('a', 2, 'b', 'y'), array('q', 'r')), (3, 30, NULL, NULL)");
+    sql("INSERT INTO " + q + " VALUES (3, 31, named_struct('a', 3, 'b', 'z'), array())");
+    spark.conf().set("spark.sql.parquet.enableVectorizedReader", Boolean.toString(vectorized));
+    try {
+      assertEquals(List.of("1,1,x", "2,2,y", "3,3,z"),
+          rows("SELECT id, _row_before.s.a, _row_before.s.b FROM " + q + " ORDER BY id"));
+      long before = PaimonOracle.latestSnapshotId(dir).orElseThrow();
+      sql("MERGE INTO " + q + " t USING (SELECT 1 AS id UNION ALL SELECT 3) s ON t.id = s.id WHEN MATCHED THEN DELETE");
+      sql("UPDATE " + q + " SET id = 7 WHERE id = 2");
+      List<List<String>> streamed = sortedEach(PaimonOracle.streamChanges(dir, before + 1));
+      assertEquals(List.of(
+          List.of("-D id=1, n=10, s={a=1, b=x}, tags=[p]", "-D id=3, n=31, s={a=3, b=z}, tags=[]"),
+          List.of("+I id=7, n=20, s={a=2, b=y}, tags=[q, r]", "-D id=2, n=20, s={a=2, b=y}, tags=[q, r]")),
+          streamed);
+      assertEquals(PaimonOracle.readRows(dir), SparkRows.renderAll(spark.table(q)));
+    } finally {
+      spark.conf().unset("spark.sql.parquet.enableVectorizedReader");
+    }
   }
 
   private static List<List<String>> sortedEach(List<List<String>> batches) {

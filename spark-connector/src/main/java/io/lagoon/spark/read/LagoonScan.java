@@ -145,7 +145,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
   @Override
   public StructType readSchema() {
     StructType out = required;
-    for (org.apache.spark.sql.connector.catalog.MetadataColumn m : MetadataColumns.all()) {
+    for (org.apache.spark.sql.connector.catalog.MetadataColumn m : MetadataColumns.all(tableSchema, true)) {
       if (metadata.contains(m.name())) out = out.add(m.name(), m.dataType(), false);
     }
     return out;
@@ -301,7 +301,8 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
       throw new UnsupportedOperationException("Table " + table.fullName() + " has Avro data files ('file.format'='avro'), "
           + "which Lagoon scans do not read yet; they read Parquet and ORC");
     }
-    if (merging && !metadata.isEmpty()) {
+    boolean rowBefore = metadata.contains(MetadataColumns.ROW_BEFORE);
+    if (merging && metadata.size() > (rowBefore ? 1 : 0)) {
       throw new UnsupportedOperationException("Metadata columns " + metadata + " are not available on " + table.fullName()
           + ": its rows are merged from several files (compact it fully, or use deletion vectors, to read files as they are)");
     }
@@ -332,8 +333,9 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
       // Runtime filters only drop files, so a section that fits the columnar merge keeps fitting.
       merge = MergeReadContext.build(spark, table, required, formats, batch, sections);
     }
-    return vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
+    PartitionReaderFactory files = vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
         : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
+    return rowBefore ? new RowBeforeReaderFactory(files, tableSchema) : files;
   }
 
   /**

@@ -56,10 +56,13 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
       if (!isColumn && MetadataColumns.isMetadata(f.name())) meta.add(f.name());
       else data.add(f);
     }
-    // The scan returns _file before _pos whatever order the query named them in.
-    meta.sort((a, b) -> a.equals(MetadataColumns.FILE) ? -1 : b.equals(MetadataColumns.FILE) ? 1 : 0);
+    // The scan returns _file, _pos, _row_before in this order whatever order the query named them in.
+    List<String> order = List.of(MetadataColumns.FILE, MetadataColumns.POS, MetadataColumns.ROW_BEFORE);
+    meta.sort(java.util.Comparator.comparingInt(order::indexOf));
     this.metadata = meta;
     StructType dataSchema = new StructType(data.toArray(new org.apache.spark.sql.types.StructField[0]));
+    // The row as read holds every column, in the table's order.
+    if (meta.contains(MetadataColumns.ROW_BEFORE)) dataSchema = tableSchema;
     this.required = table.hasPrimaryKey() ? topLevel(dataSchema) : dataSchema;
   }
 

@@ -67,23 +67,25 @@ public final class PkDeltaOperation implements SupportsDelta, PrunableTarget {
   }
 
   /**
-   * On a {@code changelog-producer}={@code input} table a DELETE's changelog records carry the
-   * whole deleted row, as Paimon's DELETE writes them (downstream readers of {@code -D} may need
-   * its values): the columns outside the row id travel with each deleted row. Spark finds these
-   * by name in the rows it hands the writer, which for UPDATE and MERGE hold the new (or nulled)
-   * values under the same names, so only a DELETE asks: there a retraction of UPDATE or MERGE
-   * carries its key alone.
+   * On a {@code changelog-producer}={@code input} table a retraction's changelog record carries
+   * the whole row it removes, as Paimon's writes do (downstream readers of {@code -D} may need its
+   * values): every statement asks for the row as read ({@code _row_before}) beside the new values.
    */
   @Override
   public NamedReference[] requiredMetadataAttributes() {
-    return Arrays.stream(deletedRowColumns(table, command)).map(Expressions::column).toArray(NamedReference[]::new);
+    if (!carriesRowBefore(table)) return new NamedReference[0];
+    return new NamedReference[] {Expressions.column(io.lagoon.spark.read.MetadataColumns.ROW_BEFORE)};
   }
 
-  /** The columns besides the row id that a deletion carries (see {@link #requiredMetadataAttributes}). */
-  static String[] deletedRowColumns(FileStoreTable table, Command command) {
-    if (command != Command.DELETE || !table.options().inputChangelog()) return new String[0];
-    List<String> ids = rowIdColumns(table);
-    return table.schema().fields().stream().map(f -> f.name()).filter(n -> !ids.contains(n)).toArray(String[]::new);
+  /** Whether retractions carry the row they remove (see {@link #requiredMetadataAttributes}). */
+  static boolean carriesRowBefore(FileStoreTable table) {
+    if (!table.options().inputChangelog()) return false;
+    if (table.schema().fields().stream().anyMatch(f -> f.name().equals(io.lagoon.spark.read.MetadataColumns.ROW_BEFORE))) {
+      throw new UnsupportedOperationException("Row-level statements on " + table.fullName() + " are not supported: its column "
+          + io.lagoon.spark.read.MetadataColumns.ROW_BEFORE + " hides the metadata column of that name, which carries "
+          + "the removed rows into the changelog ('changelog-producer'='input')");
+    }
+    return true;
   }
 
   /** The primary key, then the NOT NULL {@code sequence.field} columns that are not part of it. */

@@ -60,20 +60,13 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
     private final DataType[] idTypes;
     private final int keyArity = schema.primaryKeys().size();
     private final boolean sequenceField = new MergeOptions(schema.options()).get(MergeOptions.SEQUENCE_FIELD) != null;
-    /** Positions in the table row of the deleted row's other columns (changelog tables), and their types. */
-    private final int[] restPositions;
-    private final DataType[] restTypes;
+    /** Whether a retraction carries the row it removes, read from {@code _row_before} (changelog tables). */
+    private final boolean rowBefore = PkDeltaOperation.carriesRowBefore(table);
+    private final DataType[] types;
 
     Writer() {
-      String[] rest = PkDeltaOperation.deletedRowColumns(table, statement.equals("DELETE")
-          ? org.apache.spark.sql.connector.write.RowLevelOperation.Command.DELETE
-          : org.apache.spark.sql.connector.write.RowLevelOperation.Command.UPDATE);
-      restPositions = new int[rest.length];
-      restTypes = new DataType[rest.length];
-      for (int i = 0; i < rest.length; i++) {
-        restPositions[i] = schema.fieldIndex(rest[i]);
-        restTypes[i] = SparkTypes.toSpark(schema.field(rest[i]).type());
-      }
+      types = new DataType[schema.fields().size()];
+      for (int i = 0; i < types.length; i++) types[i] = SparkTypes.toSpark(schema.fields().get(i).type());
       List<String> id = PkDeltaOperation.rowIdColumns(table);
       idPositions = new int[id.size()];
       idTypes = new DataType[id.size()];
@@ -91,7 +84,7 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
     @Override
     public void delete(InternalRow metadata, InternalRow id) throws IOException {
       if (!statement.equals("DELETE")) requireRetractions();
-      writer.write(retraction(id, restPositions.length == 0 ? null : metadata), KeyValue.DELETE);
+      writer.write(retraction(id, metadata), KeyValue.DELETE);
     }
 
     private void requireRetractions() {
@@ -113,7 +106,7 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
       }
       // The row moves to another key: the old key goes, the new one comes.
       requireRetractions();
-      writer.write(retraction(id, null), KeyValue.DELETE);
+      writer.write(retraction(id, metadata), KeyValue.DELETE);
       writer.write(version, KeyValue.INSERT);
     }
 
@@ -125,18 +118,18 @@ final class PkDeltaWriterFactory implements DeltaWriterFactory {
     /**
      * A retraction row: the row id's values (key and sequence fields) and, in NOT NULL columns,
      * a zero value, so the file stays valid (the merge engine reads nothing else of it); on a
-     * changelog table, the deleted row's own values, which its changelog record keeps.
+     * changelog table, the removed row's own values ({@code _row_before}), which its changelog
+     * record keeps.
      */
-    private InternalRow retraction(InternalRow id, InternalRow deletedRow) {
+    private InternalRow retraction(InternalRow id, InternalRow metadata) {
       List<DataField> fields = schema.fields();
       Object[] values = new Object[fields.size()];
+      InternalRow before = rowBefore && metadata != null && !metadata.isNullAt(0) ? metadata.getStruct(0, types.length) : null;
       for (int i = 0; i < values.length; i++) {
-        if (!fields.get(i).type().nullable()) values[i] = ZeroValues.of(SparkTypes.toSpark(fields.get(i).type()));
+        if (before != null) values[i] = before.isNullAt(i) ? null : before.get(i, types[i]);
+        else if (!fields.get(i).type().nullable()) values[i] = ZeroValues.of(types[i]);
       }
       for (int i = 0; i < idPositions.length; i++) values[idPositions[i]] = id.isNullAt(i) ? null : id.get(i, idTypes[i]);
-      for (int i = 0; deletedRow != null && i < restPositions.length; i++) {
-        values[restPositions[i]] = deletedRow.isNullAt(i) ? null : deletedRow.get(i, restTypes[i]);
-      }
       return new GenericInternalRow(values).copy();
     }
 
