@@ -145,4 +145,37 @@ class StructuredStreamingReadTest extends LagoonSparkTest {
         .option("path", once.toString()).trigger(Trigger.Once()).start().awaitTermination();
     assertEquals(List.of("5"), output(once));
   }
+
+  /**
+   * A batch read cannot tell when its job has committed, so it refuses {@code consumer-id} with an
+   * error that names the option and the ways that work, and leaves the consumer where it stood.
+   */
+  @Test
+  void consumerIdOnABatchReadIsRefusedAndTheConsumerStays() throws Exception {
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.ss");
+    sql("CREATE TABLE lake.ss.daily (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+    sql("INSERT INTO lake.ss.daily VALUES (1, 'a')");
+    sql("INSERT INTO lake.ss.daily VALUES (2, 'b')");
+    sql("CALL lake.sys.reset_consumer(table => 'ss.daily', consumer_id => 'job', next_snapshot_id => 2)");
+    List<org.junit.jupiter.api.function.Executable> reads = List.of(
+        () -> spark.read().option("consumer-id", "job").table("lake.ss.daily").collectAsList(),
+        () -> spark.read().option("consumer-id", "job").table("lake.ss.`daily$audit_log`").collectAsList(),
+        () -> spark.read().option("consumer-id", "job").option("incremental-between", "1,2").table("lake.ss.daily")
+            .collectAsList(),
+        () -> spark.read().option("consumer-id", "job").option("incremental-between", "1,2")
+            .table("lake.ss.`daily$audit_log`").collectAsList());
+    for (org.junit.jupiter.api.function.Executable read : reads) {
+      Exception e = assertThrows(Exception.class, read);
+      assertTrue(e.getMessage().contains("consumer-id ('job') works on streams only")
+          && e.getMessage().contains("Trigger.AvailableNow"), e.getMessage());
+    }
+    assertEquals(List.of("job,2"), rows("SELECT * FROM lake.ss.`daily$consumers`"), "the consumer stays where it was");
+    // The same option on a stream: from the consumer's snapshot on, then recorded.
+    Path out = Files.createTempDirectory("lagoon-out").resolve("daily");
+    spark.readStream().option("consumer-id", "job").table("lake.ss.daily").writeStream().format("parquet")
+        .option("checkpointLocation", Files.createTempDirectory("lagoon-ckpt").toString()).option("path", out.toString())
+        .trigger(Trigger.AvailableNow()).start().awaitTermination();
+    assertEquals(List.of("2,b"), output(out));
+    assertEquals(List.of("job,3"), rows("SELECT * FROM lake.ss.`daily$consumers`"));
+  }
 }

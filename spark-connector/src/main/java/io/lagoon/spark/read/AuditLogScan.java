@@ -134,7 +134,11 @@ public final class AuditLogScan implements Scan, Batch {
   }
 
   @Override public StructType readSchema() { return schema; }
-  @Override public Batch toBatch() { return this; }
+  @Override
+  public Batch toBatch() {
+    SnapshotMicroBatchStream.refuseConsumerOnBatch(table.fullName() + "$audit_log", streamOptions);
+    return this;
+  }
   @Override
   public String description() {
     return table.fullName() + (withKind ? "$audit_log" : "") + (incremental == null ? "" : " (incremental)");

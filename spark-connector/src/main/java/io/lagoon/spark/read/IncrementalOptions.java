@@ -30,6 +30,7 @@ public final class IncrementalOptions {
     boolean ids = options.containsKey(BETWEEN);
     boolean times = options.containsKey(BETWEEN_TIMESTAMP);
     if (!ids && !times) return null;
+    SnapshotMicroBatchStream.refuseConsumerOnBatch(table.fullName(), options);
     if (ids && times) {
       throw new IllegalArgumentException("Read of " + table.fullName() + " names both " + BETWEEN + " and "
           + BETWEEN_TIMESTAMP + "; give one");

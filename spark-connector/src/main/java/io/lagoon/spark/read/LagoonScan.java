@@ -161,6 +161,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
 
   @Override
   public Batch toBatch() {
+    SnapshotMicroBatchStream.refuseConsumerOnBatch(table.fullName(), streamOptions);
     return this;
   }
 

@@ -62,6 +62,22 @@ final class SnapshotMicroBatchStream implements MicroBatchStream, SupportsTrigge
     this.initial = fromConsumer != null ? fromConsumer - 1 : initialOffset(table, options);
   }
 
+  /**
+   * Refuses {@code consumer-id} on a batch read. A batch scan cannot know whether the job that
+   * reads it commits its own output, so it could only record the consumer too early (a failed run
+   * would lose rows) or never (silently, as Paimon's batch reads do); a stream records it once
+   * Spark has committed the batch.
+   */
+  static void refuseConsumerOnBatch(String table, CaseInsensitiveStringMap options) {
+    String consumer = options.get("consumer-id");
+    if (consumer == null) return;
+    throw new IllegalArgumentException("The read option consumer-id ('" + consumer + "') works on streams only, "
+        + "not on the batch read of " + table + ": a batch read cannot record what its job has committed. Read "
+        + "with spark.readStream and Trigger.AvailableNow (the consumer advances once each batch commits), or read "
+        + "with incremental-between and record the next snapshot with CALL sys.reset_consumer after the job's own "
+        + "write");
+  }
+
   private io.lagoon.core.snapshot.ConsumerManager consumers() {
     return new io.lagoon.core.snapshot.ConsumerManager(table.io(), table.metadataDir());
   }
