@@ -23,13 +23,17 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@link Kind#PK} and {@link Kind#DV} (fixed buckets, the second with deletion vectors):
  *       sets the writer's {@link #ROWS} keys to {@code stmt = i}, by INSERT (an upsert) or, every
  *       third statement, by MERGE. All of them must show one statement; a mixture is a partially
- *       visible statement.
+ *       visible statement. {@link Kind#INPUT} also keeps each statement's records as changelog
+ *       files: a statement's changelog is there whole or not at all.
  * </ul>
  *
  * <p>Every fifth statement ({@link #isMaintenance}) changes no row: it compacts the table
- * ({@code CALL sys.compact}) or expires its old snapshots ({@code CALL sys.expire_snapshots}), in
- * turn. A kill inside one must leave every confirmed statement visible, none partially; racing
- * writers must keep seeing their own writes through them.
+ * ({@code CALL sys.compact}), changes the schema ({@code ALTER TABLE ... ALTER COLUMN ...
+ * COMMENT}, a new schema version; an added column would fail the racing writers' INSERTs, which
+ * Spark 3.5 does not fill with nulls on these tables) or expires its old snapshots
+ * ({@code CALL sys.expire_snapshots}), in turn. A kill inside one must leave every confirmed
+ * statement visible, none partially; racing writers must keep seeing their own writes through
+ * them.
  *
  * <p>New statements are added here as later operations (indexes, ...) land: a statement, and what
  * its visibility means in the model.
@@ -49,7 +53,9 @@ public final class CrashWorkload {
     /** Cross-partition upserts: the key leaves out the partition column (each writer's rows in its own partition). */
     CROSS("PARTITIONED BY (w) TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')"),
     /** Postponed buckets, written as batch jobs write them: fixed buckets of the partition's count. */
-    POSTPONED("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '-2', 'postpone.default-bucket-num' = '2')");
+    POSTPONED("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '-2', 'postpone.default-bucket-num' = '2')"),
+    /** Changelog files beside the data ({@code 'changelog-producer' = 'input'}). */
+    INPUT("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'changelog-producer' = 'input')");
 
     final String properties;
 
@@ -72,8 +78,16 @@ public final class CrashWorkload {
   public static String statement(String table, Kind kind, int writer, int i) {
     String name = table.substring(table.indexOf('.') + 1);
     if (isMaintenance(i)) {
-      return (i / 5) % 2 == 0 ? "CALL lake.sys.compact(table => '" + name + "')"
-          : "CALL lake.sys.expire_snapshots(table => '" + name + "', retain_max => 10, older_than => '2999-01-01 00:00:00')";
+      switch ((i / 5) % 3) {
+        case 0:
+          return "CALL lake.sys.compact(table => '" + name + "')";
+        case 1:
+          // A new schema version that writers racing with it still write into as they are.
+          return "ALTER TABLE " + table + " ALTER COLUMN stmt COMMENT 'last changed by " + writer + "_" + i + "'";
+        default:
+          return "CALL lake.sys.expire_snapshots(table => '" + name + "', retain_max => 10, "
+              + "older_than => '2999-01-01 00:00:00')";
+      }
     }
     if (isRewrite(kind, i)) return "UPDATE " + table + " SET k = k WHERE w = " + writer + " AND k % 3 = 0";
     long offset = kind.append() ? 0 : (long) writer * ROWS;
@@ -90,7 +104,7 @@ public final class CrashWorkload {
     return isMaintenance(i) || kind.append() && i % 3 == 0;
   }
 
-  /** Compaction or snapshot expiry: no row changes. */
+  /** Compaction, a schema change or snapshot expiry: no row changes. */
   public static boolean isMaintenance(int i) {
     return i % 5 == 4;
   }
