@@ -62,13 +62,6 @@ class AuditLogStreamTest extends LagoonSparkTest {
     return out;
   }
 
-  private static List<String> flatSorted(List<List<String>> batches) {
-    List<String> out = new ArrayList<>();
-    batches.forEach(out::addAll);
-    Collections.sort(out);
-    return out;
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"pk", "input", "dv", "append"})
   void streamedAuditLogGivesTheRowsThenEveryChangeWithItsKind(String shape) throws Exception {
@@ -89,7 +82,7 @@ class AuditLogStreamTest extends LagoonSparkTest {
     sql("INSERT INTO " + q + " VALUES (1, 'a2'), (4, 'd')");
     if (pk) sql("DELETE FROM " + q + " WHERE id = 3");
     List<String> first = run(t, checkpoint);
-    List<String> paimonFirst = flatSorted(PaimonOracle.streamFull(dir));
+    List<String> paimonFirst = InputChangelogWriteTest.flatSorted(PaimonOracle.streamFull(dir));
     assertEquals(paimonFirst, first, "the first run: the rows as they stand, as Paimon's stream starts");
     assertTrue(first.stream().noneMatch(r -> r.startsWith("-")), "no retraction in the rows as they stand: " + first);
     long seenUpTo = PaimonOracle.latestSnapshotId(dir).orElseThrow();
@@ -103,7 +96,7 @@ class AuditLogStreamTest extends LagoonSparkTest {
       sql("CALL lake.sys.compact(table => 'al." + t + "', compact_strategy => 'full')");
     }
     List<String> second = run(t, checkpoint);
-    List<String> paimonSecond = flatSorted(PaimonOracle.streamChanges(dir, seenUpTo + 1));
+    List<String> paimonSecond = InputChangelogWriteTest.flatSorted(PaimonOracle.streamChanges(dir, seenUpTo + 1));
     assertEquals(paimonSecond, second, "the second run: every change since, as Paimon's stream gives it");
     if (pk) {
       assertTrue(second.stream().anyMatch(r -> r.startsWith("-D id=4")), "the delete is a change of its own: " + second);

@@ -212,7 +212,8 @@ class InputChangelogWriteTest extends LagoonSparkTest {
     return out;
   }
 
-  private static List<String> flatSorted(List<List<String>> batches) {
+  /** Every record of a stream's batches, sorted. */
+  static List<String> flatSorted(List<List<String>> batches) {
     List<String> out = new ArrayList<>();
     batches.forEach(out::addAll);
     out.sort(null);
