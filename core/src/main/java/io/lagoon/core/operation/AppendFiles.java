@@ -17,7 +17,8 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Adds new data files ({@link CommitKind#APPEND}). Nothing to validate, so it never conflicts,
- * except that new keys of a dynamic-bucket table must not have been given other buckets meanwhile.
+ * except that new keys of a dynamic-bucket table must not have been given other buckets meanwhile,
+ * nor a postponed-bucket partition another bucket count ({@link BucketCounts}).
  */
 public final class AppendFiles implements TableOperation {
   private final FileStoreTable table;
@@ -76,6 +77,7 @@ public final class AppendFiles implements TableOperation {
   @Override
   public PlannedChange plan(CommitBase base, List<Path> written) throws IOException {
     if (added.isEmpty() && changelog.isEmpty() && consumed.isEmpty()) return PlannedChange.nothing();
+    BucketCounts.check(table, base, added);
     List<ManifestEntry> entries = added;
     if (!consumed.isEmpty()) {
       LiveFileCheck.check(table, consumed, base.live(), "postponed-bucket");

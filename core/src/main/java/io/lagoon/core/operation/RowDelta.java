@@ -143,6 +143,7 @@ public final class RowDelta implements TableOperation {
     LiveFileCheck.check(table, removed, base.live(), "deletion");
     LiveFileCheck.check(table, read, base.live(), "read");
     if (keysReadAt >= 0) ConcurrentKeys.check(table, keysReadAt, base, added);
+    BucketCounts.check(table, base, added);
     List<ManifestEntry> entries = new ArrayList<>();
     Set<String> removedNames = new HashSet<>();
     for (ManifestEntry e : removed) {

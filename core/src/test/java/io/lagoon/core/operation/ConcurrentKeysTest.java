@@ -39,9 +39,13 @@ class ConcurrentKeysTest {
   @TempDir java.nio.file.Path tmp;
 
   private FileStoreTable table(boolean vectors) throws IOException {
-    List<DataField> fields = List.of(new DataField(0, "id", INT), new DataField(1, "v", INT));
     Map<String, String> options = new HashMap<>(Map.of("bucket", "1"));
     if (vectors) options.put("deletion-vectors.enabled", "true");
+    return table(options);
+  }
+
+  private FileStoreTable table(Map<String, String> options) throws IOException {
+    List<DataField> fields = List.of(new DataField(0, "id", INT), new DataField(1, "v", INT));
     TableSchema schema = new TableSchema(0, fields, 1, List.of(), List.of("id"), options, null, 0L);
     FileIO io = new FileIO(new Configuration());
     Path dir = new Path(tmp.resolve("t-" + UUID.randomUUID()).toUri());
@@ -93,6 +97,35 @@ class ConcurrentKeysTest {
     long readAt = t.snapshots().latest().orElseThrow().id;
     t.newRowDelta().addFiles(List.of(levelZero(t, 2, 2))).validateNoConcurrentKeys(readAt).commit();
     assertEquals(readAt + 1, t.snapshots().latest().orElseThrow().id);
+  }
+
+  /** An ADD entry of a level-0 file in {@code bucket} of a partition with {@code total} buckets, on disk. */
+  private static ManifestEntry inBucket(FileStoreTable t, int bucket, int total) throws IOException {
+    ManifestEntry l0 = levelZero(t, bucket, bucket);
+    return onDisk(t, new ManifestEntry(FileKind.ADD, l0.partition, bucket, total, l0.file));
+  }
+
+  /**
+   * A postponed-bucket table keeps one bucket count per partition: a write that chose another count
+   * than a commit since its read gave the partition (another writer, or the compaction of postponed
+   * rows) fails as a conflict, whether it appends or is a row-level statement, and commits nothing.
+   */
+  @Test
+  void aPartitionGivenAnotherBucketCountMeanwhileIsAConflict() throws IOException {
+    FileStoreTable t = table(Map.of("bucket", "-2"));
+    t.newAppend().add(List.of(postponed(t))).commit(); // rows waiting: no count yet
+    t.newAppend().add(List.of(inBucket(t, 1, 3))).commit(); // a concurrent commit chose 3 buckets
+    long latest = t.snapshots().latest().orElseThrow().id;
+
+    CommitConflictException append = assertThrows(CommitConflictException.class,
+        () -> t.newAppend().add(List.of(inBucket(t, 0, 2))).commit());
+    assertTrue(append.getMessage().contains("3 buckets") && append.getMessage().contains("used 2"), append.getMessage());
+    assertThrows(CommitConflictException.class, () -> t.newRowDelta().addFiles(List.of(inBucket(t, 1, 2))).commit());
+    assertEquals(latest, t.snapshots().latest().orElseThrow().id, "nothing committed");
+
+    // The partition's own count commits.
+    t.newAppend().add(List.of(inBucket(t, 2, 3))).commit();
+    assertEquals(latest + 1, t.snapshots().latest().orElseThrow().id);
   }
 
   /** A file waiting in {@code bucket-postpone} (bucket -2), present (empty) on disk. */
