@@ -28,12 +28,11 @@ import org.apache.spark.sql.SparkSession;
  * </ul>
  *
  * <p>Every fifth statement ({@link #isMaintenance}) changes no row: it compacts the table
- * ({@code CALL sys.compact}), changes the schema ({@code ALTER TABLE ... ALTER COLUMN ...
- * COMMENT}, a new schema version; an added column would fail the racing writers' INSERTs, which
- * Spark 3.5 does not fill with nulls on these tables) or expires its old snapshots
- * ({@code CALL sys.expire_snapshots}), in turn. A kill inside one must leave every confirmed
- * statement visible, none partially; racing writers must keep seeing their own writes through
- * them.
+ * ({@code CALL sys.compact}), adds a column ({@code ALTER TABLE ... ADD COLUMN}, a new schema
+ * version racing the writes, which name their columns and leave the added ones NULL) or expires
+ * its old snapshots ({@code CALL sys.expire_snapshots}), in turn. A kill inside one must leave
+ * every confirmed statement visible, none partially; racing writers must keep seeing their own
+ * writes through them.
  *
  * <p>New statements are added here as later operations (indexes, ...) land: a statement, and what
  * its visibility means in the model.
@@ -82,8 +81,8 @@ public final class CrashWorkload {
         case 0:
           return "CALL lake.sys.compact(table => '" + name + "')";
         case 1:
-          // A new schema version that writers racing with it still write into as they are.
-          return "ALTER TABLE " + table + " ALTER COLUMN stmt COMMENT 'last changed by " + writer + "_" + i + "'";
+          // Writers race on one table with the same numbers: the writer is in the name.
+          return "ALTER TABLE " + table + " ADD COLUMN c" + writer + "_" + i + " INT";
         default:
           return "CALL lake.sys.expire_snapshots(table => '" + name + "', retain_max => 10, "
               + "older_than => '2999-01-01 00:00:00')";
@@ -94,9 +93,9 @@ public final class CrashWorkload {
     String rows = "SELECT id + " + offset + " AS k, " + i + " AS stmt, " + writer + " AS w FROM range(0, " + ROWS + ")";
     if (!kind.append() && i % 3 == 0) {
       return "MERGE INTO " + table + " t USING (" + rows + ") s ON t.k = s.k WHEN MATCHED THEN UPDATE SET t.stmt = s.stmt "
-          + "WHEN NOT MATCHED THEN INSERT *";
+          + "WHEN NOT MATCHED THEN INSERT (k, stmt, w) VALUES (s.k, s.stmt, s.w)";
     }
-    return "INSERT INTO " + table + " " + rows;
+    return "INSERT INTO " + table + " (k, stmt, w) " + rows;
   }
 
   /** Statements that rewrite existing rows and add none of their own (append tables), maintenance included. */

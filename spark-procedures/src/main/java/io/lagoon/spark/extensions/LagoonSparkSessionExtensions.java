@@ -11,7 +11,8 @@ import scala.runtime.BoxedUnit;
  * MERGE into a primary-key table runs as an upsert write, {@link MergeAsUpsert}; other MERGEs into
  * one read only the target files their source's keys may be in, {@link MergeTargetPruning}; a copy-on-write
  * MERGE with a small source joins it where the target's files are read, {@link CopyOnWriteMergeJoin}; a DELETE
- * or UPDATE of a primary-key table writes each bucket where it read it, {@link BucketAlignedWrites}).
+ * or UPDATE of a primary-key table writes each bucket where it read it, {@link BucketAlignedWrites}; an INSERT
+ * whose column list leaves columns out writes NULL into them, {@link InsertColumnListNulls}).
  */
 public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -21,6 +22,13 @@ public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkS
       public org.apache.spark.sql.catalyst.parser.ParserInterface apply(org.apache.spark.sql.SparkSession session,
           org.apache.spark.sql.catalyst.parser.ParserInterface spark) {
         return new LagoonSqlParser(spark);
+      }
+    });
+    extensions.injectResolutionRule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new InsertColumnListNulls();
       }
     });
     extensions.injectPostHocResolutionRule(new AbstractFunction1<>() {
