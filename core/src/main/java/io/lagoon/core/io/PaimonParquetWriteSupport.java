@@ -32,7 +32,8 @@ final class PaimonParquetWriteSupport extends WriteSupport<InternalRow> {
 
   @Override
   public void prepareForWrite(RecordConsumer consumer) {
-    spark.prepareForWrite(new TimestampRecordConsumer(consumer, schema));
+    // The converting consumer follows every field Spark opens: only worth it when a column needs it.
+    spark.prepareForWrite(TimestampRecordConsumer.converts(schema) ? new TimestampRecordConsumer(consumer, schema) : consumer);
   }
 
   @Override

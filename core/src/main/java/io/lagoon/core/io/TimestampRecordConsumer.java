@@ -32,6 +32,18 @@ final class TimestampRecordConsumer extends RecordConsumer {
     this.schema = schema;
   }
 
+  /** Whether a file of this schema holds a timestamp stored other than as Spark's microseconds. */
+  static boolean converts(Type t) {
+    if (!t.isPrimitive()) {
+      for (Type child : t.asGroupType().getFields()) if (converts(child)) return true;
+      return false;
+    }
+    if (t.asPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96) return true;
+    LogicalTypeAnnotation a = t.getLogicalTypeAnnotation();
+    return a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
+        && ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit() == TimeUnit.MILLIS;
+  }
+
   @Override
   public void startMessage() {
     groups.clear();

@@ -336,8 +336,8 @@ public final class DataFileReader implements Serializable {
     if (parquetCounted != null && start == 0 && length >= fileSize && path.getName().endsWith(".parquet")
         && !(parquetInt96 != null && hasInt96Ntz(path))) {
       @SuppressWarnings({"unchecked", "rawtypes"})
-      Iterator<InternalRow> counted = (Iterator) new DeletionVectorFilter(parquetCounted.apply(partitioned(path, start,
-          length, fileSize)), output, true, true, deleted, batch, dropped, withFile ? path.toString() : null,
+      Iterator<InternalRow> counted = (Iterator) new DeletionVectorFilter(parquetBatches(parquetCounted.apply(
+          partitioned(path, start, length, fileSize))), output, true, true, deleted, batch, dropped, withFile ? path.toString() : null,
           withPosition);
       return counted;
     }
@@ -388,18 +388,23 @@ public final class DataFileReader implements Serializable {
     if (name.endsWith(".orc") && orc != null) return orc.open(path, start, length);
     if (name.endsWith(".avro") && avro != null) return avro.open(path, start);
     if (name.endsWith(".parquet") && (parquet != null || parquetCounted != null)) {
-      if (parquetInt96 != null && hasInt96Ntz(path)) return parquetInt96.apply(file);
+      if (parquetInt96 != null && hasInt96Ntz(path)) return parquetBatches(parquetInt96.apply(file));
       if (parquet == null) {
         throw new IllegalStateException("Data file " + path + " is read from byte " + start + " for " + length
             + " bytes, but this reader was built for whole files only");
       }
-      return parquet.apply(file);
+      return parquetBatches(parquet.apply(file));
     }
     if (name.endsWith(".orc") || name.endsWith(".parquet") || name.endsWith(".avro")) {
       throw new IllegalStateException("Data file " + path + " was not planned for this reader (built for other formats)");
     }
     throw new IllegalArgumentException("Unsupported data file format: " + path
         + " (Lagoon reads .parquet, .orc and, row by row, .avro files)");
+  }
+
+  /** Spark's Parquet batches, their strings decoded once per dictionary entry (see {@link DictionaryStringVector}). */
+  private Iterator<InternalRow> parquetBatches(Iterator<InternalRow> read) {
+    return batch ? DecodedDictionaryStrings.wrap(read) : read;
   }
 
   /** The format of a data file, from its extension ({@code parquet}, {@code orc}, {@code avro}), else null. */

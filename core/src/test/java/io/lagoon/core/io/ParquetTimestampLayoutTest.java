@@ -118,4 +118,19 @@ class ParquetTimestampLayoutTest {
   private static long int96Micros(byte[] b) {
     return (julianDay(b) - 2_440_588L) * 86_400_000_000L + nanosOfDay(b) / 1000;
   }
+
+  /** Only files with a millisecond or INT96 timestamp go through the converting consumer. */
+  @Test
+  void onlyMillisAndInt96TimestampsNeedConverting() {
+    org.apache.parquet.schema.MessageType micros = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional int64 ts (TIMESTAMP(MICROS,false)); optional binary s (STRING);"
+            + " optional group st { optional int64 t (TIMESTAMP(MICROS,true)); } }");
+    org.junit.jupiter.api.Assertions.assertFalse(TimestampRecordConsumer.converts(micros));
+    org.apache.parquet.schema.MessageType nestedMillis = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional int32 id; optional group st { optional int64 t (TIMESTAMP(MILLIS,true)); } }");
+    org.junit.jupiter.api.Assertions.assertTrue(TimestampRecordConsumer.converts(nestedMillis));
+    org.apache.parquet.schema.MessageType int96 = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional int96 ts; }");
+    org.junit.jupiter.api.Assertions.assertTrue(TimestampRecordConsumer.converts(int96));
+  }
 }
