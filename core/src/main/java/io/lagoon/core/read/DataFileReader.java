@@ -337,8 +337,8 @@ public final class DataFileReader implements Serializable {
         && !(parquetInt96 != null && hasInt96Ntz(path))) {
       @SuppressWarnings({"unchecked", "rawtypes"})
       Iterator<InternalRow> counted = (Iterator) new DeletionVectorFilter(parquetBatches(parquetCounted.apply(
-          partitioned(path, start, length, fileSize))), output, true, true, deleted, batch, dropped, withFile ? path.toString() : null,
-          withPosition);
+          partitioned(path, start, length, fileSize))), output, true, true, deleted, batch, dropped,
+          withFile ? path.toString() : null, withPosition);
       return counted;
     }
     @SuppressWarnings({"unchecked", "rawtypes"})

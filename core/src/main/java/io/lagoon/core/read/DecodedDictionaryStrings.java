@@ -17,7 +17,6 @@ import scala.collection.Iterator;
  */
 final class DecodedDictionaryStrings extends AbstractIterator<Object> implements Closeable {
   private final Iterator<InternalRow> in;
-  private ColumnarBatch source;
   private ColumnVector[] sourceColumns;
   private ColumnarBatch out;
   private DictionaryStringVector[] wrapped;
@@ -42,7 +41,7 @@ final class DecodedDictionaryStrings extends AbstractIterator<Object> implements
     Object next = in.next();
     if (!(next instanceof ColumnarBatch)) return next;
     ColumnarBatch b = (ColumnarBatch) next;
-    if (b != source || !sameVectors(b)) rebuild(b);
+    if (sourceColumns == null || !sameVectors(b)) rebuild(b);
     for (DictionaryStringVector v : wrapped) if (v != null) v.nextBatch();
     if (out != b) out.setNumRows(b.numRows());
     return out;
@@ -55,7 +54,6 @@ final class DecodedDictionaryStrings extends AbstractIterator<Object> implements
   }
 
   private void rebuild(ColumnarBatch b) {
-    source = b;
     int n = b.numCols();
     sourceColumns = new ColumnVector[n];
     wrapped = new DictionaryStringVector[n];

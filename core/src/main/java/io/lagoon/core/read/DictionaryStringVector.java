@@ -28,18 +28,15 @@ final class DictionaryStringVector extends ColumnVector {
   static final boolean AVAILABLE = VECTOR_DICTIONARY != null && PARQUET_DICTIONARY != null;
 
   private final WritableColumnVector in;
-  /** The column chunk's dictionary the decoded strings belong to; null while the batch holds plain values. */
+  /** The column chunk's dictionary the decoded strings belong to. */
   private org.apache.parquet.column.Dictionary chunk;
+  /** This batch's dictionary; null while the batch holds plain (or already decoded) values. */
   private Dictionary batchDictionary;
   private UTF8String[] decoded;
 
   DictionaryStringVector(WritableColumnVector in) {
     super(in.dataType());
     this.in = in;
-  }
-
-  WritableColumnVector source() {
-    return in;
   }
 
   /** Called for each new batch: Spark sets a new dictionary object per batch, over the chunk's. */
