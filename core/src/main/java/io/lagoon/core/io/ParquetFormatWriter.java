@@ -1,6 +1,7 @@
 package io.lagoon.core.io;
 
 import io.lagoon.core.types.DataField;
+import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -24,11 +25,15 @@ public final class ParquetFormatWriter implements FormatWriter {
   private final ParquetWriter<InternalRow> writer;
   private final Path path;
   private final Configuration conf;
+  private final StructType schema;
+  private final List<DataField> fields;
 
   /** {@code schema} is the Spark form of {@code fields} (same order), with field ids in its metadata. */
   public ParquetFormatWriter(Configuration base, Path path, StructType schema, List<DataField> fields, String compression)
       throws IOException {
     this.path = path;
+    this.schema = schema;
+    this.fields = fields;
     this.conf = new Configuration(base);
     conf.set("org.apache.spark.sql.parquet.row.attributes", schema.json());
     conf.set("spark.sql.parquet.writeLegacyFormat", "false");
@@ -69,6 +74,16 @@ public final class ParquetFormatWriter implements FormatWriter {
   @Override
   public void close() throws IOException {
     writer.close();
+  }
+
+  @Override
+  public boolean footerKeepsStats(PaimonType type) {
+    return ParquetFooterStats.covers(type);
+  }
+
+  @Override
+  public FooterStats footerStats(int column) {
+    return ParquetFooterStats.of(writer.getFooter(), schema.fields()[column].name(), fields.get(column).type());
   }
 
   @Override

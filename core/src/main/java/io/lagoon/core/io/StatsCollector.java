@@ -9,7 +9,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * Collects per-column min, max and null count while a file is written. Strings keep a 16
  * character prefix (Paimon's default {@code truncate(16)} mode), the max rounded up so it still
- * bounds every value. Binary and nested columns get null counts only.
+ * bounds every value. Binary and nested columns get null counts only. Columns whose stats the
+ * file's footer keeps exactly ({@link FormatWriter#footerKeepsStats}) are not looked at per row:
+ * their stats are read from the footer once the file is closed.
  */
 public final class StatsCollector {
   static final int TRUNCATE = 16;
@@ -29,10 +31,32 @@ public final class StatsCollector {
   private final Object[] min;
   private final Object[] max;
   private final long[] nulls;
+  /** The written file and the file column of this collector's first column, or null. */
+  private final FormatWriter file;
+  private final int firstColumn;
+  /** The columns compared per row; the others come from the file's footer. */
+  private final int[] collected;
+  private FooterStats[] footer;
 
   public StatsCollector(java.util.List<PaimonType> columnTypes) {
+    this(columnTypes, null, 0);
+  }
+
+  /**
+   * Stats of the file columns {@code firstColumn ..} written by {@code file}; {@link #mins},
+   * {@link #maxs}, {@link #nullCounts} and {@link #toSimpleStats} only after it is closed.
+   */
+  public StatsCollector(java.util.List<PaimonType> columnTypes, FormatWriter file, int firstColumn) {
     this.types = columnTypes.toArray(new PaimonType[0]);
+    this.file = file;
+    this.firstColumn = firstColumn;
     int n = types.length;
+    int[] perRow = new int[n];
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (file == null || !file.footerKeepsStats(types[i])) perRow[count++] = i;
+    }
+    this.collected = java.util.Arrays.copyOf(perRow, count);
     this.lanes = new byte[n];
     this.seen = new boolean[n];
     this.longMin = new long[n];
@@ -63,7 +87,7 @@ public final class StatsCollector {
   }
 
   public void update(InternalRow row) {
-    for (int i = 0; i < types.length; i++) {
+    for (int i : collected) {
       if (row.isNullAt(i)) {
         nulls[i]++;
         continue;
@@ -137,12 +161,43 @@ public final class StatsCollector {
   }
 
   private Object rawMin(int i) {
+    FooterStats f = footer(i);
+    if (f != null) return f.min;
     return lanes[i] == LONG || lanes[i] == DOUBLE ? boxed(i, true) : min[i];
   }
 
   private Object rawMax(int i) {
+    FooterStats f = footer(i);
+    if (f != null) return f.max;
     return lanes[i] == LONG || lanes[i] == DOUBLE ? boxed(i, false) : max[i];
   }
+
+  /** Number of columns compared per row (the rest come from the footer). */
+  int collectedPerRow() {
+    return collected.length;
+  }
+
+  /**
+   * The footer's stats of column {@code i} when it is not collected per row, read once after the
+   * file is closed; {@link #UNKNOWN} when the footer has none.
+   */
+  private FooterStats footer(int i) {
+    if (collected.length == types.length) return null;
+    if (footer == null) {
+      footer = new FooterStats[types.length];
+      boolean[] perRow = new boolean[types.length];
+      for (int c : collected) perRow[c] = true;
+      for (int c = 0; c < types.length; c++) {
+        if (perRow[c]) continue;
+        FooterStats f = file.footerStats(firstColumn + c);
+        footer[c] = f == null ? UNKNOWN : f;
+      }
+    }
+    return footer[i];
+  }
+
+  /** A column whose footer kept no stats: min, max and null count unknown (nothing is pruned by it). */
+  private static final FooterStats UNKNOWN = new FooterStats(null, null, -1);
 
   /** Min values (truncated), one per column, null where unknown. */
   public Object[] mins() {
@@ -179,7 +234,10 @@ public final class StatsCollector {
 
   public Long[] nullCounts() {
     Long[] out = new Long[types.length];
-    for (int i = 0; i < types.length; i++) out[i] = nulls[i];
+    for (int i = 0; i < types.length; i++) {
+      FooterStats f = footer(i);
+      out[i] = f == null ? (Long) nulls[i] : f == UNKNOWN ? null : (Long) f.nulls;
+    }
     return out;
   }
 

@@ -71,8 +71,8 @@ public final class KeyValueFileWriter {
         : names.next(format));
     this.writer = FormatWriters.open(format, withoutDictionaryOnUniqueColumns(table, layout), path, layout.sparkSchema(),
         layout.physicalFields(), table.options().fileCompression());
-    this.keyStats = new StatsCollector(layout.keyTypes());
-    this.valueStats = new StatsCollector(layout.valueTypes());
+    this.keyStats = new StatsCollector(layout.keyTypes(), writer, 0);
+    this.valueStats = new StatsCollector(layout.valueTypes(), writer, layout.valueStart());
     this.physical = new KeyValueRow(layout.keyArity(), layout.valueFields().size());
     this.bucketDir = bucketDir;
     this.index = changelog ? null : io.lagoon.core.fileindex.FileIndexBuilder.of(table.schema());

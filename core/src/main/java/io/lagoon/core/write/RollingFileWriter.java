@@ -91,7 +91,7 @@ public final class RollingFileWriter {
     currentPath = new Path(bucketDir, names.next(format));
     current = FormatWriters.open(format, table.options().writerConf(table.io().hadoopConf()), currentPath, fileSchema,
         table.schema().fields(), table.options().fileCompression());
-    stats = new StatsCollector(types);
+    stats = new StatsCollector(types, current, 0);
     rows = 0;
     firstSequence = sequence;
   }
