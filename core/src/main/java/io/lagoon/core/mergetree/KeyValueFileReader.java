@@ -3,6 +3,7 @@ package io.lagoon.core.mergetree;
 import io.lagoon.core.manifest.DataFileMeta;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.read.DataFileReader;
+import io.lagoon.core.read.RowsOfBatches;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.DataField;
 import io.lagoon.core.types.SparkTypes;
@@ -38,13 +39,16 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
   private final int[] valuePositions;
   private final DataType[] valueTypes;
   private final int valueArity;
+  /** Whether files open as records ({@link #open}); else as batches ({@link #openBatches}). */
+  private final boolean records;
   /** A reader of the same files without value columns, if one was built; else null. */
   private KeyValueFileReader keysOnly;
 
-  private KeyValueFileReader(String tableName, DataFileReader reader, int keyArity, DataType[] keyTypes,
+  private KeyValueFileReader(String tableName, DataFileReader reader, boolean records, int keyArity, DataType[] keyTypes,
                              int[] valuePositions, DataType[] valueTypes, int valueArity) {
     this.tableName = tableName;
     this.reader = reader;
+    this.records = records;
     this.keyArity = keyArity;
     this.keyTypes = keyTypes;
     this.valuePositions = valuePositions;
@@ -141,8 +145,11 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
     StructType requiredSchema = new StructType(required.toArray(new StructField[0]));
     // A copy of the configuration: Spark's Parquet reader stores its read schema in the one it
     // is given, which other readers of the same scan share.
+    // Records are read out of column batches whenever the columns allow it: strings then come from
+    // each column chunk's dictionary decoded once (DataFileReader), not copied out on every read.
+    boolean readBatches = batches || (!formats.contains("avro") && DataFileReader.supportsBatch(spark, requiredSchema));
     DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
-        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), batches, formats);
+        new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), readBatches, formats);
     // Files of any schema the table has had may meet this reader (it is built before its files are known).
     try {
       reader.withOlderSchemas(table.schemas().listIds(), table.schema().id(), physical,
@@ -150,7 +157,7 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot read the schemas of " + table.fullName() + ": " + e.getMessage(), e);
     }
-    return new KeyValueFileReader(table.fullName(), reader, k, keyTypes, pos, types, values.size());
+    return new KeyValueFileReader(table.fullName(), reader, !batches, k, keyTypes, pos, types, values.size());
   }
 
   /** Table columns this reader fills, by position in the value row. */
@@ -175,7 +182,7 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
   /** A file's rows as column batches (a reader built by {@link #buildColumnar}); batches are reused. */
   @Override
   public Iterator<ColumnarBatch> openBatches(Path bucketDir, DataFileMeta file) {
-    if (!reader.batch()) throw new IllegalStateException("This reader returns records, not batches");
+    if (records) throw new IllegalStateException("This reader returns records, not batches");
     Path path = new Path(bucketDir, file.fileName);
     scala.collection.Iterator<InternalRow> in;
     try {
@@ -213,10 +220,12 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
 
   @Override
   public CloseableIterator<KeyValue> open(Path bucketDir, DataFileMeta file) {
-    if (reader.batch()) throw new IllegalStateException("This reader returns batches, not records");
+    if (!records) throw new IllegalStateException("This reader returns batches, not records");
     Path path = new Path(bucketDir, file.fileName);
     try {
-      return new Records(path, reader.open(path, 0, file.fileSize, file.fileSize, null, n -> { }, file.schemaId));
+      scala.collection.Iterator<InternalRow> in = reader.open(path, 0, file.fileSize, file.fileSize, null, n -> { },
+          file.schemaId);
+      return new Records(path, reader.batch() ? new RowsOfBatches(in) : in);
     } catch (RuntimeException e) {
       throw fail(path, e);
     }

@@ -105,6 +105,8 @@ public final class CompactionBenchmark {
     return spark.sql("SELECT count(*), sum(qty) FROM " + t).collectAsList().toString();
   }
 
+  private static final boolean TRACE = Boolean.getBoolean("bench.trace");
+
   private static final class Result {
     final Map<String, Long> nanos = new LinkedHashMap<>();
     final Map<String, StatementReads.Reads> reads = new LinkedHashMap<>();
@@ -156,9 +158,12 @@ public final class CompactionBenchmark {
 
   private long timed(SparkSession spark, String sql, Result r, String figure, boolean measureReads) {
     if (measureReads) reads.start();
+    long wallStart = System.currentTimeMillis();
     long start = System.nanoTime();
     spark.sql(sql).collectAsList();
     long t = System.nanoTime() - start;
+    // Wall-clock windows of each statement, to cut a profile or an event log by statement.
+    if (TRACE) System.err.printf(Locale.ROOT, "trace %s %d %d%n", figure, wallStart, System.currentTimeMillis());
     r.nanos.put(figure, t);
     if (measureReads) r.reads.put(figure, reads.stop());
     return t;

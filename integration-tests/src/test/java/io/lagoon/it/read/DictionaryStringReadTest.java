@@ -4,15 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lagoon.it.LagoonSparkTest;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Strings of dictionary-encoded Parquet columns are decoded once per dictionary entry and shared
  * between rows: every value must still be the row's own, with nulls, across column chunks, and
  * where a column falls back from its dictionary to plain pages within a chunk; the same through a
- * copy-on-write rewrite, which reads every value and writes it back.
+ * copy-on-write rewrite, which reads every value and writes it back, and through a primary-key
+ * compaction, which reads its records out of column batches and keeps some across batches.
  */
 class DictionaryStringReadTest extends LagoonSparkTest {
+  @BeforeAll
+  static void withExtensions() {
+    spark.stop();
+    spark = newSession(warehouse, Map.of("spark.sql.extensions", "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
+  }
+
   /** {@code tag}: 7 values and nulls (a dictionary); {@code note}: unique and long, so the writer falls back to plain pages. */
   private static final String ROWS = "SELECT id, IF(id % 11 = 0, NULL, concat('tag-', CAST(id % 7 AS STRING))) AS tag,"
       + " concat('note-', CAST(id AS STRING), '-', repeat('x', 40)) AS note FROM range(0, 60000, 1, 3)";
@@ -52,5 +61,23 @@ class DictionaryStringReadTest extends LagoonSparkTest {
     String expected = "SELECT id, IF(id % 17 = 0, 'changed', tag) AS tag, note FROM (" + ROWS + ") WHERE id % 13 <> 0";
     String digest = "SELECT count(*), sum(hash(id, tag, note)), count(tag) FROM %s";
     assertEquals(rows(digest.replace("%s", "(" + expected + ")")), rows(digest.replace("%s", "lake.db.dict_rewrite")));
+  }
+
+  @Test
+  void aPrimaryKeyCompactionKeepsEveryRecordsOwnStrings() {
+    spark.sql("CREATE DATABASE IF NOT EXISTS lake.db");
+    spark.sql("CREATE TABLE lake.db.dict_pk (id BIGINT NOT NULL, tag STRING, note STRING) TBLPROPERTIES ("
+        + "'primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true', 'parquet.block.size' = '262144')");
+    spark.sql("INSERT INTO lake.db.dict_pk " + ROWS);
+    // Upserts of every third key, newer strings winning the merge, older ones kept where not updated.
+    String upsert = "SELECT id, concat('new-', CAST(id % 5 AS STRING)) AS tag, IF(id % 4 = 0, NULL, concat('upd-',"
+        + " CAST(id AS STRING))) AS note FROM range(0, 60000, 3, 2)";
+    spark.sql("INSERT INTO lake.db.dict_pk " + upsert);
+    spark.sql("CALL lake.sys.compact(table => 'db.dict_pk')");
+    String expected = "SELECT b.id, coalesce(u.tag, b.tag) AS tag, IF(u.id IS NULL, b.note, u.note) AS note FROM (" + ROWS
+        + ") b LEFT JOIN (" + upsert + ") u ON b.id = u.id";
+    String digest = "SELECT count(*), sum(hash(id, tag, note)), count(tag), count(note) FROM %s";
+    assertEquals(rows(digest.replace("%s", "(" + expected + ")")), rows(digest.replace("%s", "lake.db.dict_pk")));
+    assertEquals(List.of("1"), rows("SELECT count(DISTINCT level) FROM lake.db.`dict_pk$files`"));
   }
 }

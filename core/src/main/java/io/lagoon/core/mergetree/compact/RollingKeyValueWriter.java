@@ -16,12 +16,16 @@ import org.apache.hadoop.fs.Path;
  * unique in the stream, so the files' key ranges never overlap.
  */
 final class RollingKeyValueWriter {
+  /** Most records between size checks: Parquet sums every column's buffers to answer one. */
+  private static final int SIZE_CHECK_INTERVAL = 1000;
   private final FileStoreTable table;
   private final Path bucketDir;
   private final int level;
   private final long targetSize;
   private final List<DataFileMeta> written = new ArrayList<>();
   private KeyValueFileWriter current;
+  /** The record count of the open file at which its size is checked next. */
+  private long nextSizeCheck = 1;
 
   RollingKeyValueWriter(FileStoreTable table, Path bucketDir, int level) {
     this.table = table;
@@ -33,7 +37,16 @@ final class RollingKeyValueWriter {
   void write(KeyValue kv) throws IOException {
     if (current == null) current = new KeyValueFileWriter(table, bucketDir, level);
     current.write(kv);
-    if (current.estimatedSize() >= targetSize) closeCurrent();
+    long rows = current.rowCount();
+    if (rows < nextSizeCheck) return;
+    long size = current.estimatedSize();
+    if (size >= targetSize) {
+      closeCurrent();
+    } else {
+      // Asks again when about half the room left may be filled, so files end close to the target.
+      long left = (targetSize - size) / Math.max(1, size / rows);
+      nextSizeCheck = rows + Math.max(1, Math.min(SIZE_CHECK_INTERVAL, left / 2));
+    }
   }
 
   /** Closes the open file and returns every file written so far. */
@@ -54,6 +67,7 @@ final class RollingKeyValueWriter {
     if (current == null) return;
     KeyValueFileWriter w = current;
     current = null;
+    nextSizeCheck = 1;
     DataFileMeta meta = w.finish();
     if (meta != null) written.add(meta);
   }
