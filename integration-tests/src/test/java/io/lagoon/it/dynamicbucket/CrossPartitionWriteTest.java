@@ -83,14 +83,51 @@ class CrossPartitionWriteTest extends LagoonSparkTest {
   }
 
   @Test
-  void overwritingPartitionsIsRefusedNamingWhy() {
+  void overwritingTheWholeTableReplacesEveryKeyWherever() {
+    sql("CREATE TABLE lake.cross.ow_all (id INT, v STRING, d STRING) PARTITIONED BY (d) TBLPROPERTIES ("
+        + "'primary-key' = 'id', 'dynamic-bucket.target-row-num' = '30')");
+    sql("INSERT INTO lake.cross.ow_all SELECT CAST(id AS INT), 'old', CAST(id % 3 AS STRING) FROM range(0, 200)");
+    // New rows: keys 100..299, each in another partition than before (or new), duplicates within the
+    // statement deduplicated as any write does; keys 0..99 are gone.
+    sql("INSERT OVERWRITE lake.cross.ow_all SELECT CAST(id AS INT), 'new', CAST((id + 1) % 3 AS STRING) "
+        + "FROM range(100, 300)");
+    List<String> expected = new ArrayList<>();
+    for (int id = 100; id < 300; id++) expected.add(id + ",new," + (id + 1) % 3);
+    expected.sort(String::compareTo);
+    assertEquals(expected, rows("SELECT * FROM lake.cross.ow_all"));
+    assertEquals(List.of("OVERWRITE"), rows("SELECT commit_kind FROM lake.cross.`ow_all$snapshots` "
+        + "ORDER BY snapshot_id DESC LIMIT 1"));
+    sameInPaimon("ow_all");
+    // Later upserts find the keys where the overwrite put them, and move them from there.
+    sql("INSERT INTO lake.cross.ow_all SELECT CAST(id AS INT), 'moved', '9' FROM range(250, 310)");
+    Map<String, Long> counts = new TreeMap<>();
+    for (int id = 100; id < 250; id++) counts.merge(Integer.toString((id + 1) % 3), 1L, Long::sum);
+    counts.put("9", 60L);
+    List<String> expectedCounts = new ArrayList<>();
+    for (Map.Entry<String, Long> e : counts.entrySet()) expectedCounts.add(e.getKey() + "," + e.getValue());
+    assertEquals(expectedCounts, rows("SELECT d, count(*) FROM lake.cross.ow_all GROUP BY d"));
+    sameInPaimon("ow_all");
+  }
+
+  @Test
+  void overwritingSomePartitionsIsRefusedNamingWhy() {
     sql("CREATE TABLE lake.cross.ow (id INT, d STRING) PARTITIONED BY (d) TBLPROPERTIES ('primary-key' = 'id')");
-    sql("INSERT INTO lake.cross.ow VALUES (1, 'x')");
-    Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
-        () -> sql("INSERT OVERWRITE lake.cross.ow VALUES (1, 'y')"));
-    String m = WarehouseListing.messages(e);
-    org.junit.jupiter.api.Assertions.assertTrue(m.contains("cross-partition") && m.contains("INSERT INTO"), m);
-    assertEquals(List.of("1,x"), rows("SELECT * FROM lake.cross.ow"));
+    sql("INSERT INTO lake.cross.ow VALUES (1, 'x'), (2, 'y')");
+    List<String> before = rows("SELECT snapshot_id FROM lake.cross.`ow$snapshots`");
+    for (String statement : List.of("INSERT OVERWRITE lake.cross.ow PARTITION (d = 'y') VALUES (1)",
+        "INSERT OVERWRITE lake.cross.ow SELECT 1, 'y'")) {
+      boolean dynamic = !statement.contains("PARTITION");
+      if (dynamic) spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
+      try {
+        Throwable e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> sql(statement));
+        String m = WarehouseListing.messages(e);
+        org.junit.jupiter.api.Assertions.assertTrue(m.contains("cross-partition") && m.contains("whole table"), m);
+      } finally {
+        spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
+      }
+      assertEquals(List.of("1,x", "2,y"), rows("SELECT * FROM lake.cross.ow"));
+      assertEquals(before, rows("SELECT snapshot_id FROM lake.cross.`ow$snapshots`"));
+    }
   }
 
   /**

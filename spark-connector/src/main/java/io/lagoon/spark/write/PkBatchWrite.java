@@ -72,10 +72,13 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
     long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
     if (table.options().bucket() == -1) {
       if (AssignerPlan.isCrossPartition(table)) {
-        if (mode != LagoonWriteBuilder.OverwriteMode.NONE) {
+        // Overwriting the whole table leaves no key anywhere else: every key is new (base -1). Some
+        // partitions only would leave keys of new rows live in the others.
+        if (mode != LagoonWriteBuilder.OverwriteMode.NONE && !wholeTable()) {
           throw new UnsupportedOperationException("Cannot overwrite partitions of " + table.fullName() + ": its primary "
               + "key " + table.schema().primaryKeys() + " leaves out partition columns (a cross-partition upsert table), "
-              + "so new rows may have keys that live in other partitions; use INSERT INTO, or DELETE then INSERT");
+              + "so new rows may have keys that live in other partitions; overwrite the whole table (static mode, no "
+              + "PARTITION clause), or use INSERT INTO, or DELETE then INSERT");
         }
         // Its tasks read where keys live, whether or not the write compacts.
         if (source == null) source = KeyValueFileReader.buildForCompaction(SparkSession.active(), table);
@@ -88,6 +91,15 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
       }
     }
     return base;
+  }
+
+  /** Whether this is an overwrite of every partition (no filter but ones that always hold). */
+  private boolean wholeTable() {
+    if (mode != LagoonWriteBuilder.OverwriteMode.FILTER) return false;
+    for (Filter f : overwriteFilters) {
+      if (!(f instanceof org.apache.spark.sql.sources.AlwaysTrue)) return false;
+    }
+    return true;
   }
 
   @Override
