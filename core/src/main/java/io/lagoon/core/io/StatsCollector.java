@@ -36,6 +36,9 @@ public final class StatsCollector {
   private final int firstColumn;
   /** The columns compared per row; the others come from the file's footer. */
   private final int[] collected;
+  /** Per column, whether its stats come from the footer. */
+  private final boolean[] fromFooter;
+  /** The footer's stats of those columns, read on first use after close. */
   private FooterStats[] footer;
 
   public StatsCollector(java.util.List<PaimonType> columnTypes) {
@@ -51,10 +54,12 @@ public final class StatsCollector {
     this.file = file;
     this.firstColumn = firstColumn;
     int n = types.length;
+    this.fromFooter = new boolean[n];
     int[] perRow = new int[n];
     int count = 0;
     for (int i = 0; i < n; i++) {
-      if (file == null || !file.footerKeepsStats(types[i])) perRow[count++] = i;
+      fromFooter[i] = file != null && file.footerKeepsStats(types[i]);
+      if (!fromFooter[i]) perRow[count++] = i;
     }
     this.collected = java.util.Arrays.copyOf(perRow, count);
     this.lanes = new byte[n];
@@ -182,16 +187,11 @@ public final class StatsCollector {
    * file is closed; {@link #UNKNOWN} when the footer has none.
    */
   private FooterStats footer(int i) {
-    if (collected.length == types.length) return null;
-    if (footer == null) {
-      footer = new FooterStats[types.length];
-      boolean[] perRow = new boolean[types.length];
-      for (int c : collected) perRow[c] = true;
-      for (int c = 0; c < types.length; c++) {
-        if (perRow[c]) continue;
-        FooterStats f = file.footerStats(firstColumn + c);
-        footer[c] = f == null ? UNKNOWN : f;
-      }
+    if (!fromFooter[i]) return null;
+    if (footer == null) footer = new FooterStats[types.length];
+    if (footer[i] == null) {
+      FooterStats f = file.footerStats(firstColumn + i);
+      footer[i] = f == null ? UNKNOWN : f;
     }
     return footer[i];
   }

@@ -143,11 +143,11 @@ public final class KeyValueFileReader implements KeyValueSource, KeyValueBatchSo
     DataType[] types = new DataType[pos.length];
     for (int i = 0; i < pos.length; i++) types[i] = required.get(k + 2 + i).dataType();
     StructType requiredSchema = new StructType(required.toArray(new StructField[0]));
-    // A copy of the configuration: Spark's Parquet reader stores its read schema in the one it
-    // is given, which other readers of the same scan share.
     // Records are read out of column batches whenever the columns allow it: strings then come from
     // each column chunk's dictionary decoded once (DataFileReader), not copied out on every read.
     boolean readBatches = batches || (!formats.contains("avro") && DataFileReader.supportsBatch(spark, requiredSchema));
+    // A copy of the configuration: Spark's Parquet reader stores its read schema in the one it
+    // is given, which other readers of the same scan share.
     DataFileReader reader = DataFileReader.build(spark, dataSchema, requiredSchema, List.of(),
         new org.apache.hadoop.conf.Configuration(table.io().hadoopConf()), readBatches, formats);
     // Files of any schema the table has had may meet this reader (it is built before its files are known).
