@@ -18,7 +18,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * Adds new data files ({@link CommitKind#APPEND}). Nothing to validate, so it never conflicts,
  * except that new keys of a dynamic-bucket table must not have been given other buckets meanwhile,
- * nor a postponed-bucket partition another bucket count ({@link BucketCounts}).
+ * nor a postponed-bucket partition another bucket count ({@link BucketCounts}), and that the keys
+ * a cross-partition write placed must not have been written or moved meanwhile
+ * ({@link #validateNoConcurrentKeys}).
  */
 public final class AppendFiles implements TableOperation {
   private final FileStoreTable table;
@@ -29,6 +31,8 @@ public final class AppendFiles implements TableOperation {
   /** Postponed-bucket rows the added files now hold in real buckets; see {@link #consumePostponed}. */
   private final List<ManifestEntry> consumed = new ArrayList<>();
   private long postponedReadAt = -1;
+  private long keysLocatedAt = NOT_CHECKED;
+  private static final long NOT_CHECKED = Long.MIN_VALUE;
 
   public AppendFiles(FileStoreTable table) {
     this.table = table;
@@ -64,6 +68,17 @@ public final class AppendFiles implements TableOperation {
     return this;
   }
 
+  /**
+   * A cross-partition table's write decided where each key goes (and where to retract it) from
+   * where the keys lived at {@code snapshotId} (-1: the table was empty). A commit since that wrote
+   * keys the added files may hold, in any partition, or overwrote any, would leave a key live in
+   * two partitions: that is a conflict, and nothing is committed.
+   */
+  public AppendFiles validateNoConcurrentKeys(long snapshotId) {
+    keysLocatedAt = snapshotId;
+    return this;
+  }
+
   /** @return the new snapshot, or empty when there was nothing to add */
   public Optional<Snapshot> commit() throws IOException {
     return table.committer().commit(this);
@@ -78,6 +93,8 @@ public final class AppendFiles implements TableOperation {
   public PlannedChange plan(CommitBase base, List<Path> written) throws IOException {
     if (added.isEmpty() && changelog.isEmpty() && consumed.isEmpty()) return PlannedChange.nothing();
     BucketCounts.check(table, base, added);
+    // Nothing was read for values: records hidden on level 0 were still located.
+    if (keysLocatedAt != NOT_CHECKED) ConcurrentKeys.check(table, keysLocatedAt, base, added, false);
     List<ManifestEntry> entries = added;
     if (!consumed.isEmpty()) {
       LiveFileCheck.check(table, consumed, base.live(), "postponed-bucket");

@@ -171,4 +171,62 @@ class ConcurrentKeysTest {
     t.newAppend().add(List.of(levelZero(t, 9, 9))).consumePostponed(List.of(next), readNext).commit();
     assertEquals(latest + 1, t.snapshots().latest().orElseThrow().id, "other keys commit");
   }
+  /** A cross-partition table: partitioned by {@code p}, keyed by {@code id} alone, dynamic buckets. */
+  private FileStoreTable crossPartitionTable() throws IOException {
+    List<DataField> fields = List.of(new DataField(0, "id", INT), new DataField(1, "p", INT), new DataField(2, "v", INT));
+    TableSchema schema = new TableSchema(0, fields, 2, List.of("p"), List.of("id"), Map.of("bucket", "-1"), null, 0L);
+    FileIO io = new FileIO(new Configuration());
+    Path dir = new Path(tmp.resolve("t-" + UUID.randomUUID()).toUri());
+    assertTrue(new SchemaManager(io, dir).tryCommit(schema));
+    return new FileStoreTable(io, dir, "db.t", schema);
+  }
+
+  /** An ADD entry of a level-0 file of partition {@code p}, bucket {@code bucket}, keys {@code min..max}, on disk. */
+  private static ManifestEntry inPartition(FileStoreTable t, int p, int bucket, int min, int max) throws IOException {
+    ManifestEntry l0 = levelZero(t, min, max);
+    byte[] partition = BinaryRows.serialize(new GenericInternalRow(new Object[] {p}), List.of(INT));
+    return onDisk(t, new ManifestEntry(FileKind.ADD, partition, bucket, -1, l0.file));
+  }
+
+  /**
+   * A cross-partition write places each key (and retracts it where it lived) from where keys lived
+   * when it started: a commit since that wrote any of its keys, in any partition or bucket, or
+   * overwrote anything, is a conflict, for an INSERT as for a row-level statement; keys of other
+   * ranges and compactions are not. A write that started on an empty table checks every commit.
+   */
+  @Test
+  void aCrossPartitionWriteConflictsWithItsKeysWrittenAnywhereOrAnyOverwrite() throws IOException {
+    FileStoreTable t = crossPartitionTable();
+    ManifestEntry first = inPartition(t, 1, 0, 1, 10);
+    t.newAppend().add(List.of(first)).commit();
+    long located = t.snapshots().latest().orElseThrow().id;
+    t.newAppend().add(List.of(inPartition(t, 2, 3, 5, 5))).commit(); // another writer moved key 5 to p=2
+    long latest = t.snapshots().latest().orElseThrow().id;
+
+    // This write moves key 5 to p=3 (and retracts it in p=1): with key 5 now in p=2, it would be live twice.
+    CommitConflictException insert = assertThrows(CommitConflictException.class, () -> t.newAppend()
+        .add(List.of(inPartition(t, 3, 0, 5, 5), inPartition(t, 1, 0, 5, 5))).validateNoConcurrentKeys(located).commit());
+    assertTrue(insert.getMessage().contains("snapshot " + latest) && insert.getMessage().contains("partition"),
+        insert.getMessage());
+    assertThrows(CommitConflictException.class, () -> t.newRowDelta().addFiles(List.of(inPartition(t, 4, 1, 4, 6)))
+        .validateNoConcurrentKeys(located).commit());
+    assertThrows(CommitConflictException.class, () -> t.newAppend().add(List.of(inPartition(t, 4, 1, 4, 6)))
+        .validateNoConcurrentKeys(-1).commit());
+    assertEquals(latest, t.snapshots().latest().orElseThrow().id, "nothing committed");
+
+    // Other keys commit, also after a compaction, which only moves records within a bucket.
+    DataFileMeta f = new DataFileMeta("data-" + UUID.randomUUID() + "-0.parquet", 100, 10, key(1), key(10),
+        SimpleStats.EMPTY, SimpleStats.EMPTY, 0, 0, 0, 5, List.of(), 0L, 0L, null, 1, null, null);
+    t.newRewrite().replace(List.of(first), List.of(onDisk(t, new ManifestEntry(FileKind.ADD, first.partition, 0, -1, f))))
+        .commit();
+    t.newAppend().add(List.of(inPartition(t, 3, 0, 20, 30))).validateNoConcurrentKeys(located).commit();
+    assertEquals(latest + 2, t.snapshots().latest().orElseThrow().id);
+
+    // Any overwrite since, even of keys this write does not touch, moved keys it may place.
+    long before = t.snapshots().latest().orElseThrow().id;
+    t.newOverwrite(row -> row.getInt(0) == 2).add(List.of(inPartition(t, 2, 0, 90, 91))).commit();
+    CommitConflictException overwritten = assertThrows(CommitConflictException.class, () -> t.newAppend()
+        .add(List.of(inPartition(t, 3, 0, 40, 40))).validateNoConcurrentKeys(before).commit());
+    assertTrue(overwritten.getMessage().contains("overwrote"), overwritten.getMessage());
+  }
 }

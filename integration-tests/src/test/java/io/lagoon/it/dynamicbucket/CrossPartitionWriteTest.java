@@ -29,7 +29,7 @@ class CrossPartitionWriteTest extends LagoonSparkTest {
     return warehouse.resolve("cross.db").resolve(table);
   }
 
-  private static void sameInPaimon(String table) {
+  static void sameInPaimon(String table) {
     assertEquals(SparkRows.renderAll(sql("SELECT * FROM lake.cross." + table)), PaimonOracle.readRows(dir(table)),
         "Paimon 1.3.1 reads what Lagoon reads");
     assertEquals(sql("SELECT count(*) FROM lake.cross." + table).first().getLong(0),
@@ -175,7 +175,7 @@ class CrossPartitionWriteTest extends LagoonSparkTest {
   }
 
   /** Every key's newest records that are not retractions lie in one (partition, bucket) only. */
-  private static void assertLiveRecordsInOneBucket(String table) {
+  static void assertLiveRecordsInOneBucket(String table) {
     io.lagoon.core.table.FileStoreTable t = BucketIndexCheck.load(spark, dir(table), "cross." + table);
     try {
       io.lagoon.core.dynamicbucket.KeyLocations live = new io.lagoon.core.dynamicbucket.KeyLocations();

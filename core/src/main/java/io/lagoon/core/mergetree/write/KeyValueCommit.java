@@ -2,10 +2,12 @@ package io.lagoon.core.mergetree.write;
 
 import io.lagoon.core.commit.CommitConflictException;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
+import io.lagoon.core.dynamicbucket.AssignerPlan;
 import io.lagoon.core.dynamicbucket.KeyAssignments;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.compact.LevelZeroPromotion;
+import io.lagoon.core.operation.AppendFiles;
 import io.lagoon.core.operation.RewriteFiles;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.table.UncommittedFiles;
@@ -55,9 +57,16 @@ public final class KeyValueCommit {
                             Predicate<InternalRow> overwritePartitions, KeyValueSource source, long rowLevelReadAt)
       throws IOException {
     commit(table, results, overwritePartitions, source, (added, changelog, keys) -> {
-      if (rowLevelReadAt < 0) table.newAppend().add(added).addChangelog(changelog).assignKeys(keys).commit();
-      else table.newRowDelta().addFiles(added).addChangelog(changelog).assignKeys(keys)
-          .validateNoConcurrentKeys(rowLevelReadAt).commit();
+      if (rowLevelReadAt < 0) {
+        AppendFiles append = table.newAppend().add(added).addChangelog(changelog).assignKeys(keys);
+        if (AssignerPlan.isCrossPartition(table) && !results.isEmpty()) {
+          append.validateNoConcurrentKeys(results.get(0).assignedOn);
+        }
+        append.commit();
+      } else {
+        table.newRowDelta().addFiles(added).addChangelog(changelog).assignKeys(keys)
+            .validateNoConcurrentKeys(rowLevelReadAt).commit();
+      }
     });
   }
 
