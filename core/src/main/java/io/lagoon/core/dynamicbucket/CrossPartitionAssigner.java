@@ -5,7 +5,9 @@ import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.CloseableIterator;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.engine.KeyValue;
+import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.scan.LiveFiles;
+import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.types.PaimonType;
 import java.io.IOException;
@@ -24,19 +26,51 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * whole table. Spark sends all keys of one assigner ({@code hash % n}) to one task, which learns
  * where each of them is live from the base snapshot's files (Paimon keeps no index for this mode;
  * it reads the table's keys the same way when a job starts). A key written into the partition it
- * lives in stays in its bucket; one written into another partition is retracted where it lived
- * and gets a bucket of its new partition as a new key would ({@link PartitionBucketIndex}).
+ * lives in stays in its bucket. One written into another partition is handled as Paimon's merge
+ * engines define it ({@link Existing}): on {@code deduplicate} it is retracted where it lived and
+ * gets a bucket of its new partition as a new key would ({@link PartitionBucketIndex}).
  */
 public final class CrossPartitionAssigner {
+  /** What a record does to its key when the key lives in another partition, by merge engine (Paimon's rule). */
+  public enum Existing {
+    /** {@code deduplicate}: the key moves; it is retracted where it lived. */
+    MOVE,
+    /**
+     * {@code partial-update}, {@code aggregation}: the record is merged where the key lives, its
+     * partition columns set to that partition's values (the new ones are ignored).
+     */
+    USE_OLD,
+    /** {@code first-row}: the key keeps its first row; the record is dropped. */
+    SKIP_NEW;
+
+    public static Existing of(TableSchema schema) {
+      switch (new MergeOptions(schema.options()).engine()) {
+        case DEDUPLICATE:
+          return MOVE;
+        case FIRST_ROW:
+          return SKIP_NEW;
+        default:
+          return USE_OLD;
+      }
+    }
+  }
+
   /** Where to write a record, and where the key must first be retracted (null: nowhere). */
   public static final class Decision {
-    /** -1: nothing to write (a retraction of a key that is not live). */
+    /** -1: nothing to write (a retraction of a key that is not live, or a first-row duplicate). */
     public final int bucket;
+    /** The partition to write into when it is not the record's own ({@link Existing#USE_OLD}); else null. */
+    public final byte[] partition;
     public final byte[] retractPartition;
     public final int retractBucket;
 
     Decision(int bucket, byte[] retractPartition, int retractBucket) {
+      this(bucket, null, retractPartition, retractBucket);
+    }
+
+    Decision(int bucket, byte[] partition, byte[] retractPartition, int retractBucket) {
       this.bucket = bucket;
+      this.partition = partition;
       this.retractPartition = retractPartition;
       this.retractBucket = retractBucket;
     }
@@ -48,6 +82,7 @@ public final class CrossPartitionAssigner {
   private final int numAssigners;
   private final long targetRowNum;
   private final int maxBuckets;
+  private final Existing existing;
   private final List<PaimonType> keyTypes = new ArrayList<>();
   /** Per assigner met so far: where its keys live, and its view of each partition's buckets. */
   private final Map<Integer, KeyLocations> locations = new HashMap<>();
@@ -61,6 +96,7 @@ public final class CrossPartitionAssigner {
     this.numAssigners = numAssigners;
     this.targetRowNum = targetRowNum;
     this.maxBuckets = maxBuckets;
+    this.existing = Existing.of(table.schema());
     for (String k : table.schema().trimmedPrimaryKeys()) keyTypes.add(table.schema().field(k).type());
   }
 
@@ -81,6 +117,8 @@ public final class CrossPartitionAssigner {
       return new Decision(-1, at.partition, at.bucket);
     }
     if (at != null && Arrays.equals(at.partition, partition)) return new Decision(at.bucket, null, 0);
+    if (at != null && existing == Existing.USE_OLD) return new Decision(at.bucket, at.partition, null, 0);
+    if (at != null && existing == Existing.SKIP_NEW) return new Decision(-1, null, 0);
     int bucket = index(assigner, partition).assign(hash);
     live.put(bytes, partition, bucket);
     return at == null ? new Decision(bucket, null, 0) : new Decision(bucket, at.partition, at.bucket);

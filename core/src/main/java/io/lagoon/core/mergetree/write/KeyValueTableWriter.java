@@ -14,6 +14,7 @@ import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.scan.BaseFiles;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import io.lagoon.core.mergetree.engine.MergeFunctions;
+import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.engine.RecordOrder;
 import io.lagoon.core.schema.TableSchema;
 import io.lagoon.core.table.DataFilePaths;
@@ -248,11 +249,47 @@ public final class KeyValueTableWriter {
     CrossPartitionAssigner.Decision d = cross.assign(partition.bytes, project(value, keyIndexes, keyTypes),
         !KeyValue.isAdd(kind));
     if (d.retractPartition != null) {
-      PartitionKey old = Arrays.equals(d.retractPartition, partition.bytes) ? partition
-          : new PartitionKey(BinaryRows.deserialize(d.retractPartition, schema.partitionTypes()), d.retractPartition);
-      pendingRetractions.add(new Retraction(old, d.retractBucket, value));
+      pendingRetractions.add(new Retraction(partitionKey(d.retractPartition, partition), d.retractBucket, value));
     }
-    if (d.bucket >= 0) writeTo(partition, d.bucket, value, kind);
+    if (d.bucket < 0) return;
+    if (d.partition == null) {
+      writeTo(partition, d.bucket, value, kind);
+      return;
+    }
+    // The engine merges the record where its key lives (partial-update, aggregation).
+    PartitionKey lives = partitionKey(d.partition, partition);
+    if (retractionsFirst) {
+      // A row-level statement asked for the row in another partition, which the engine would ignore.
+      throw new UnsupportedOperationException("Cannot move a row of " + table.fullName() + " to partition "
+          + partitionName(partition) + ": its primary key " + schema.primaryKeys()
+          + " leaves out partition columns and its merge engine '" + new MergeOptions(schema.options()).engine()
+          + "' keeps each key in the partition it lives in (" + partitionName(lives)
+          + "), as Paimon does; only 'deduplicate' tables move keys. Nothing was committed");
+    }
+    writeTo(lives, d.bucket, withPartition(value, lives), kind);
+  }
+
+  private String partitionName(PartitionKey p) {
+    return io.lagoon.core.table.PartitionPaths.path(schema.partitionFields(), p.row,
+        table.options().partitionDefaultName());
+  }
+
+  private PartitionKey partitionKey(byte[] bytes, PartitionKey known) {
+    return Arrays.equals(bytes, known.bytes) ? known
+        : new PartitionKey(BinaryRows.deserialize(bytes, schema.partitionTypes()), bytes);
+  }
+
+  /** A copy of {@code value} whose partition columns hold {@code partition}'s values. */
+  private InternalRow withPartition(InternalRow value, PartitionKey partition) {
+    List<io.lagoon.core.types.DataField> fields = schema.fields();
+    Object[] out = new Object[fields.size()];
+    for (int i = 0; i < out.length; i++) out[i] = value.get(i, SparkTypes.toSpark(fields.get(i).type()));
+    List<String> keys = schema.partitionKeys();
+    for (int i = 0; i < keys.size(); i++) {
+      out[schema.fieldIndex(keys.get(i))] =
+          partition.row.get(i, SparkTypes.toSpark(schema.field(keys.get(i)).type()));
+    }
+    return new GenericInternalRow(out);
   }
 
   /** Writes into the bucket the table's {@link KeyBuckets} picks ({@code bucket} -1), or into {@code bucket}. */
