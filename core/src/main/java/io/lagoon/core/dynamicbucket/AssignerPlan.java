@@ -23,6 +23,11 @@ public final class AssignerPlan implements Serializable {
   private final long baseSnapshotId;
   private final long targetRowNum;
   private final int maxBuckets;
+  /**
+   * Cross-partition overwrite of some partitions: the partitions it replaces (a serializable test
+   * of partition rows), whose keys count as gone; null when none are known up front.
+   */
+  private java.util.function.Predicate<org.apache.spark.sql.catalyst.InternalRow> replaced;
 
   private AssignerPlan(HashIndexSource index, int numAssigners, long targetRowNum, int maxBuckets) {
     this(index, numAssigners, targetRowNum, maxBuckets, null, -1);
@@ -76,7 +81,17 @@ public final class AssignerPlan implements Serializable {
   /** A task's assigner of a cross-partition table, reading keys through {@code source}. */
   public CrossPartitionAssigner newCrossPartitionAssigner(io.lagoon.core.mergetree.KeyValueSource source) {
     return new CrossPartitionAssigner(crossPartitionTable, baseSnapshotId, source, numAssigners, targetRowNum,
-        maxBuckets);
+        maxBuckets, replaced);
+  }
+
+  /**
+   * A cross-partition overwrite of the partitions {@code partitions} selects (a serializable
+   * predicate): keys living there count as gone, so they are neither retracted nor kept in their
+   * buckets, and those partitions' buckets fill afresh.
+   */
+  public AssignerPlan replacing(java.util.function.Predicate<org.apache.spark.sql.catalyst.InternalRow> partitions) {
+    this.replaced = partitions;
+    return this;
   }
 
   /** For tests: an index given directly. */

@@ -1,6 +1,9 @@
 package io.lagoon.core.dynamicbucket;
 
 import io.lagoon.core.data.BinaryRows;
+import io.lagoon.core.deletionvectors.BucketVectors;
+import io.lagoon.core.deletionvectors.DeletionVector;
+import io.lagoon.core.manifest.IndexManifestEntry;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.CloseableIterator;
 import io.lagoon.core.mergetree.KeyValueSource;
@@ -18,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -88,8 +92,12 @@ public final class CrossPartitionAssigner {
   private final Map<Integer, KeyLocations> locations = new HashMap<>();
   private final Map<Integer, Map<ByteBuffer, PartitionBucketIndex>> partitions = new HashMap<>();
 
+  /** Partitions an overwrite replaces, whose keys count as gone; null for none. */
+  private final Predicate<InternalRow> replaced;
+
   CrossPartitionAssigner(FileStoreTable table, long baseSnapshotId, KeyValueSource keys, int numAssigners,
-                         long targetRowNum, int maxBuckets) {
+                         long targetRowNum, int maxBuckets, Predicate<InternalRow> replaced) {
+    this.replaced = replaced;
     this.table = table;
     this.baseSnapshotId = baseSnapshotId;
     this.keys = keys.keysOnly();
@@ -138,29 +146,45 @@ public final class CrossPartitionAssigner {
         p -> new PartitionBucketIndex(numAssigners, assigner, targetRowNum, maxBuckets));
   }
 
-  /** Reads every live file's keys once per assigner, keeping where its own keys live. */
+  /** Reads every live file's keys once per assigner (none of replaced partitions), keeping where its own keys live. */
   private KeyLocations load(int assigner) throws IOException {
     KeyLocations had = locations.get(assigner);
     if (had != null) return had;
     KeyLocations live = new KeyLocations();
     Map<String, List<ManifestEntry>> buckets = new LinkedHashMap<>();
     if (baseSnapshotId >= 0) {
+      Map<ByteBuffer, Boolean> gone = new HashMap<>();
       for (ManifestEntry e : LiveFiles.read(table.manifests(), table.snapshots().snapshot(baseSnapshotId))) {
+        if (replaced != null && gone.computeIfAbsent(ByteBuffer.wrap(e.partition),
+            p -> replaced.test(BinaryRows.deserialize(e.partition, table.schema().partitionTypes())))) {
+          continue;
+        }
         buckets.computeIfAbsent(Arrays.toString(e.partition) + "/" + e.bucket, k -> new ArrayList<>()).add(e);
       }
     }
     Map<ByteBuffer, PartitionBucketIndex> indexes = new HashMap<>();
+    // Deletion vectors mark records a compaction superseded (a retraction of a key that moved away
+    // removes its older record this way): those records are not live.
+    List<IndexManifestEntry> vectorIndex = List.of();
+    if (baseSnapshotId >= 0 && table.options().deletionVectors()) {
+      String manifest = table.snapshots().snapshot(baseSnapshotId).indexManifest;
+      if (manifest != null) vectorIndex = table.manifests().readIndexManifest(manifest);
+    }
     for (List<ManifestEntry> files : buckets.values()) {
       ManifestEntry first = files.get(0);
+      BucketVectors vectors = vectorIndex.isEmpty() ? null
+          : BucketVectors.of(table, first.partition, first.bucket, vectorIndex);
       KeyLocations.BucketLoad load = live.bucket(first.partition, first.bucket);
       // A bucket this assigner fills counts all its live keys toward its size; of the others
       // only this assigner's keys matter.
       boolean own = PartitionBucketIndex.assignerOf(first.bucket, numAssigners) == assigner;
       KeyLocations.BucketLoad all = own ? new KeyLocations().bucket(first.partition, first.bucket) : null;
       for (ManifestEntry e : files) {
+        DeletionVector deleted = vectors == null ? null : vectors.of(e.file.fileName);
         try (CloseableIterator<KeyValue> it = keys.open(table.paths().bucketDir(e.partition, e.bucket), e.file)) {
-          while (it.hasNext()) {
+          for (long position = 0; it.hasNext(); position++) {
             KeyValue kv = it.next();
+            if (deleted != null && deleted.isDeleted(position)) continue;
             byte[] k = BinaryRows.toBytes(kv.key(), keyTypes);
             boolean retracted = !KeyValue.isAdd(kv.rowKind());
             if (all != null) all.record(k, kv.sequence(), retracted);

@@ -32,6 +32,8 @@ public final class OverwriteFiles implements TableOperation {
   private final List<ManifestEntry> added = new ArrayList<>();
   private boolean skipWhenNothingReplaced;
   private KeyAssignments keys;
+  private long keysLocatedAt = NOT_CHECKED;
+  private static final long NOT_CHECKED = Long.MIN_VALUE;
 
   /** @param partitions tests a partition row (partition columns in order) */
   public OverwriteFiles(FileStoreTable table, Predicate<InternalRow> partitions) {
@@ -56,6 +58,17 @@ public final class OverwriteFiles implements TableOperation {
     return this;
   }
 
+  /**
+   * An overwrite of some partitions of a cross-partition table, whose writers found where the new
+   * rows' keys lived on snapshot {@code snapshotId} (-1: an empty table) and retracted those that
+   * lived in partitions left alone: a commit since then that wrote any of those keys, anywhere, or
+   * overwrote anything, is a conflict (else a key could end up live twice).
+   */
+  public OverwriteFiles validateNoConcurrentKeys(long snapshotId) {
+    keysLocatedAt = snapshotId;
+    return this;
+  }
+
   /** @return the new snapshot; empty only with {@link #skipWhenNothingReplaced} */
   public Optional<Snapshot> commit() throws IOException {
     return table.committer().commit(this);
@@ -73,6 +86,7 @@ public final class OverwriteFiles implements TableOperation {
     List<ManifestEntry> entries = new ArrayList<>();
     for (ManifestEntry e : base.live()) if (replaced.test(e.partition)) entries.add(e.withKind(FileKind.DELETE));
     if (skipWhenNothingReplaced && entries.isEmpty() && added.isEmpty()) return PlannedChange.nothing();
+    if (keysLocatedAt != NOT_CHECKED) ConcurrentKeys.check(table, keysLocatedAt, base, added, false);
     entries.addAll(added);
     DeletionVectorMaintainer vectors = new DeletionVectorMaintainer(base, written);
     vectors.dropPartitions(replaced);

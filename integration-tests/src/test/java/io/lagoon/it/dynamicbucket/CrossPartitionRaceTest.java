@@ -35,6 +35,7 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
   private static volatile CountDownLatch release;
   private static volatile CountDownLatch held;
   private static final int HELD_KEY = 100;
+  private static final String DYNAMIC = "spark.sql.sources.partitionOverwriteMode";
 
   @BeforeAll
   static void setUp() {
@@ -75,7 +76,9 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
     String rows = "SELECT hold(CAST(id AS INT)) AS id, '" + w + "' AS w, '" + d + "' AS d FROM range(" + from + ", " + to + ")";
     switch (kind) {
       case "insert": return "INSERT INTO " + t + " " + rows;
-      case "overwrite": return "INSERT OVERWRITE " + t + " " + rows;
+      case "overwrite": case "overwrite_dynamic": return "INSERT OVERWRITE " + t + " " + rows;
+      case "overwrite_static": return "INSERT OVERWRITE " + t + " PARTITION (d = '" + d + "') SELECT hold(CAST(id AS INT)), '"
+          + w + "' FROM range(" + from + ", " + to + ")";
       case "merge": return "MERGE INTO " + t + " t USING (" + rows + ") s ON t.id = s.id "
           + "WHEN MATCHED THEN UPDATE SET t.w = s.w, t.d = s.d WHEN NOT MATCHED THEN INSERT *";
       case "update": return "UPDATE " + t + " SET w = '" + w + "', d = '" + d + "' WHERE hold(id) >= " + from
@@ -88,12 +91,14 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
    * Statement {@code first} starts and holds inside its tasks (its write planned on the table as it
    * was), {@code second} moves some of the same keys to partition c and commits, then {@code first}
    * goes on to move keys 100..199 to partition b. A held INSERT, MERGE or UPDATE placed keys where
-   * they no longer live: it fails as a conflict and the table is what {@code second} left. A held
-   * whole-table overwrite replaces whatever is live when it commits, so it wins whole.
+   * they no longer live: it fails as a conflict and the table is what {@code second} left; so does
+   * an overwrite of some partitions (static or dynamic mode), which moves keys out of the others. A
+   * held whole-table overwrite replaces whatever is live when it commits, so it wins whole.
    */
   @ParameterizedTest(name = "{0} held while {1} commits")
   @CsvSource({"insert, insert", "insert, merge", "merge, insert", "update, insert", "insert, update",
-      "merge, merge", "insert, overwrite", "overwrite, insert"})
+      "merge, merge", "insert, overwrite", "overwrite, insert", "overwrite_static, insert", "insert, overwrite_static",
+      "overwrite_dynamic, merge", "merge, overwrite_dynamic"})
   void aWriteThatPlacedKeysBeforeAnotherMovedThemFailsAndChangesNothing(String first, String second) throws Exception {
     String name = "race_" + first + "_" + second;
     String t = create(name);
@@ -101,6 +106,9 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
     held = new CountDownLatch(1);
     AtomicReference<Throwable> failed = new AtomicReference<>();
     SparkSession other = session();
+    // Dynamic partition overwrite is a session setting.
+    if (first.equals("overwrite_dynamic")) other.conf().set(DYNAMIC, "dynamic");
+    if (second.equals("overwrite_dynamic")) spark.conf().set(DYNAMIC, "dynamic");
     Thread writer = new Thread(() -> {
       try {
         other.sql(statement(first, t, 100, 200, "first", "b"));
@@ -121,6 +129,7 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
       assertTrue(!writer.isAlive(), "the held statement finished");
     } finally {
       release = null;
+      spark.conf().unset(DYNAMIC);
       if (held.getCount() == 0) writer.join(TimeUnit.MINUTES.toMillis(2));
     }
     Map<String, Long> expected = new TreeMap<>();
@@ -149,8 +158,8 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
   }
 
   /**
-   * Two sessions keep moving overlapping keys between partitions (INSERT and MERGE), and one of
-   * them now and then overwrites the whole table: every statement commits or fails as a conflict,
+   * Two sessions keep moving overlapping keys between partitions (INSERT and MERGE), one of them
+   * once overwrites the whole table and the other one partition: every statement commits or fails as a conflict,
    * and afterwards every key is live once, in one bucket, with the values of a committed statement
    * that wrote it there; Paimon 1.3.1 reads the same.
    */
@@ -173,7 +182,8 @@ class CrossPartitionRaceTest extends LagoonSparkTest {
           for (int i = 0; i < statements; i++) {
             // Writer 0 writes keys [0, 200), writer 1 [100, 300): each into its own next partition.
             String tag = "w" + writer + "s" + i;
-            String kind = writer == 0 && i == 5 ? "overwrite" : i % 2 == 0 ? "insert" : "merge";
+            String kind = writer == 0 && i == 5 ? "overwrite" : writer == 1 && i == 3 ? "overwrite_static"
+                : i % 2 == 0 ? "insert" : "merge";
             String d = "p" + ((i + writer) % 3);
             try {
               session.sql(statement(kind, t, 100 * writer, 100 * writer + 200, tag, d));

@@ -111,6 +111,14 @@ class Paimon09RowLevelInteropTest {
       assertEquals(List.of("24,a", "26,a"), session.sql("SELECT id, p FROM lake.rl." + name + " WHERE id IN (24, 26)")
           .collectAsList().stream().map(r -> r.getInt(0) + "," + r.getString(1)).sorted()
           .collect(java.util.stream.Collectors.toList()));
+      // Lagoon overwrites partition b with key 26, which lived in a; Paimon then moves it back.
+      session.sql("INSERT OVERWRITE lake.rl." + name + " PARTITION (p = 'b') VALUES (26, 'overwritten', 5)");
+      same(name, "Lagoon's overwrite of a partition");
+      assertEquals(List.of("26,b"), session.sql("SELECT id, p FROM lake.rl." + name + " WHERE id = 26")
+          .collectAsList().stream().map(r -> r.getInt(0) + "," + r.getString(1))
+          .collect(java.util.stream.Collectors.toList()));
+      session.sql("INSERT INTO paimon.rl." + name + " VALUES (26, 'back-by-paimon', 6, 'a')");
+      same(name, "Paimon's move after the overwrite");
     }
     List<String> rows = read("lake", name);
     assertFalse(rows.isEmpty());

@@ -39,7 +39,8 @@ public class LagoonBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchC
   public void commitThrough(WriterCommitMessage[] messages, FileStoreTable committing) {
     List<ManifestEntry> added = WriteCommit.files(messages);
     commits.run(added, () -> {
-      Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters, added);
+      Predicate<InternalRow> overwrite = OverwritePartitions.of(table, mode, overwriteFilters,
+          OverwritePartitions.partitionsOf(added));
       if (overwrite == null) committing.newAppend().add(added).commit();
       else committing.newOverwrite(overwrite).add(added).commit();
     });

@@ -16,8 +16,16 @@ import org.apache.spark.sql.sources.Filter;
 final class OverwritePartitions {
   private OverwritePartitions() {}
 
+  /** The partitions of written files, for {@link #of}. */
+  static List<byte[]> partitionsOf(List<ManifestEntry> files) {
+    List<byte[]> out = new java.util.ArrayList<>();
+    for (ManifestEntry e : files) out.add(e.partition);
+    return out;
+  }
+
+  /** @param written the partitions (serialized) the write produced rows for */
   static Predicate<InternalRow> of(FileStoreTable table, LagoonWriteBuilder.OverwriteMode mode, Filter[] filters,
-                                   List<ManifestEntry> written) {
+                                   List<byte[]> written) {
     switch (mode) {
       case NONE:
         return null;
@@ -26,7 +34,7 @@ final class OverwritePartitions {
       case DYNAMIC: {
         // Dynamic overwrite replaces exactly the partitions this write produced rows for.
         Set<String> partitions = new HashSet<>();
-        for (ManifestEntry e : written) partitions.add(Arrays.toString(e.partition));
+        for (byte[] p : written) partitions.add(Arrays.toString(p));
         List<PaimonType> types = table.schema().partitionTypes();
         return row -> partitions.contains(Arrays.toString(BinaryRows.serialize(row, types)));
       }

@@ -5,6 +5,8 @@ import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.mergetree.KeyValueFileReader;
 import io.lagoon.core.mergetree.KeyValueSource;
 import io.lagoon.core.mergetree.LevelZeroVisibility;
+import io.lagoon.core.mergetree.engine.MergeEngine;
+import io.lagoon.core.mergetree.engine.MergeOptions;
 import io.lagoon.core.mergetree.write.KeyValueCommit;
 import io.lagoon.core.mergetree.write.KeyValueWriteResult;
 import io.lagoon.core.table.FileStoreTable;
@@ -59,7 +61,7 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     long base = prepare();
-    return commits.started(new PkWriterFactory(table, base, source, assigners, mergeUpsert,
+    return commits.started(new PkWriterFactory(table, base, source, tasksCompact, assigners, mergeUpsert,
         mode != LagoonWriteBuilder.OverwriteMode.NONE));
   }
 
@@ -72,13 +74,15 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
     long base = mode == LagoonWriteBuilder.OverwriteMode.NONE ? baseSnapshotId : -1;
     if (table.options().bucket() == -1) {
       if (AssignerPlan.isCrossPartition(table)) {
-        // Overwriting the whole table leaves no key anywhere else: every key is new (base -1). Some
-        // partitions only would leave keys of new rows live in the others.
-        if (mode != LagoonWriteBuilder.OverwriteMode.NONE && !wholeTable()) {
-          throw new UnsupportedOperationException("Cannot overwrite partitions of " + table.fullName() + ": its primary "
-              + "key " + table.schema().primaryKeys() + " leaves out partition columns (a cross-partition upsert table), "
-              + "so new rows may have keys that live in other partitions; overwrite the whole table (static mode, no "
-              + "PARTITION clause), or use INSERT INTO, or DELETE then INSERT");
+        // Overwriting the whole table leaves no key anywhere else: every key is new (base -1).
+        overwritesSome = mode != LagoonWriteBuilder.OverwriteMode.NONE && !wholeTable();
+        if (overwritesSome) {
+          requireMovingKeys();
+          // Keys of new rows may live in partitions left alone: the writers find them on the real
+          // base and retract them there, and do not compact (their buckets hold files the
+          // overwrite drops); the commit compacts where readers skip level 0.
+          base = baseSnapshotId;
+          tasksCompact = false;
         }
         // Its tasks read where keys live, whether or not the write compacts.
         if (source == null) source = KeyValueFileReader.buildForCompaction(SparkSession.active(), table);
@@ -89,9 +93,33 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
         throw new java.io.UncheckedIOException("Cannot read the bucket index of " + table.fullName() + ": "
             + e.getMessage(), e);
       }
+      // Static mode names the replaced partitions up front: their keys count as gone.
+      if (overwritesSome && mode == LagoonWriteBuilder.OverwriteMode.FILTER) {
+        assigners.replacing(PartitionFilters.matcher(overwriteFilters, table.schema().partitionFields()));
+      }
     }
     return base;
   }
+
+  /**
+   * An overwrite of some partitions moves the keys of new rows out of the others; only the
+   * deduplicate engine moves keys (the others keep a key where it lives, or its first row).
+   */
+  private void requireMovingKeys() {
+    MergeEngine engine = new MergeOptions(table.schema().options()).engine();
+    if (engine != MergeEngine.DEDUPLICATE) {
+      throw new UnsupportedOperationException("Cannot overwrite partitions of " + table.fullName() + ": its primary "
+          + "key " + table.schema().primaryKeys() + " leaves out partition columns (a cross-partition upsert table) "
+          + "and its merge engine '" + engine + "' keeps a key in the partition it lives in, so a new row whose key "
+          + "lives in a partition left alone could not be written into the overwritten ones; overwrite the whole "
+          + "table (static mode, no PARTITION clause), or DELETE then INSERT");
+    }
+  }
+
+  /** Whether the write overwrites some partitions of a cross-partition table (see {@link #prepare}). */
+  boolean overwritesSome;
+  /** Whether the tasks compact the buckets they wrote. */
+  boolean tasksCompact = true;
 
   /** Whether this is an overwrite of every partition (no filter but ones that always hold). */
   private boolean wholeTable() {
@@ -107,19 +135,24 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
     this.committing = committing;
     List<KeyValueWriteResult> results = new ArrayList<>();
     List<ManifestEntry> created = new ArrayList<>();
-    List<ManifestEntry> newFiles = new ArrayList<>();
+    List<byte[]> rowPartitions = new ArrayList<>();
     for (WriterCommitMessage m : messages) {
       if (!(m instanceof PkCommitMessage)) continue;
       results.add(((PkCommitMessage) m).result());
       created.addAll(((PkCommitMessage) m).createdFiles());
-      newFiles.addAll(((PkCommitMessage) m).result().newFiles);
+      rowPartitions.addAll(((PkCommitMessage) m).result().rowPartitions);
     }
+    // A dynamic overwrite replaces the partitions of its rows, not those that only got retractions.
     commits.run(created,
-        () -> commitResults(results, OverwritePartitions.of(table, mode, overwriteFilters, newFiles)));
+        () -> commitResults(results, OverwritePartitions.of(table, mode, overwriteFilters, rowPartitions)));
   }
 
   void commitResults(List<KeyValueWriteResult> results, Predicate<InternalRow> overwrite) throws IOException {
-    KeyValueCommit.commit(committing, results, overwrite, source);
+    if (overwritesSome) {
+      KeyValueCommit.commitOverwriteLocatingKeys(committing, results, overwrite, source, baseSnapshotId);
+    } else {
+      KeyValueCommit.commit(committing, results, overwrite, source);
+    }
   }
 
   /** The table commits go through: this write's, or a copy carrying a streaming batch's identity. */

@@ -19,9 +19,12 @@ final class PkWriterFactory implements DataWriterFactory {
   private final boolean mergeUpsert;
   private final AssignerPlan assigners;
   private final boolean overwrite;
+  /** Whether the writers compact the buckets they write (else {@code source} only locates keys). */
+  private final boolean compacts;
 
-  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, AssignerPlan assigners,
-                  boolean mergeUpsert, boolean overwrite) {
+  PkWriterFactory(FileStoreTable table, long baseSnapshotId, KeyValueSource source, boolean compacts,
+                  AssignerPlan assigners, boolean mergeUpsert, boolean overwrite) {
+    this.compacts = compacts;
     this.overwrite = overwrite;
     this.table = table;
     this.assigners = assigners;
@@ -32,7 +35,7 @@ final class PkWriterFactory implements DataWriterFactory {
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, source, false,
+    KeyValueTableWriter writer = new KeyValueTableWriter(table, baseSnapshotId, compacts ? source : null, false,
         assigners == null ? null : KeyBuckets.of(assigners, source));
     if (mergeUpsert) writer.requireUniqueKeys("MERGE INTO " + table.fullName());
     if (overwrite) writer.withoutChangelog();

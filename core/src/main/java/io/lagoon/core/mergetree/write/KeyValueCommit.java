@@ -85,6 +85,19 @@ public final class KeyValueCommit {
             .consumePostponed(postponed, readAt).commit());
   }
 
+  /**
+   * Commits an overwrite of some partitions of a cross-partition table ({@link AssignerPlan#replacing}):
+   * its writers located the new rows' keys on snapshot {@code keysLocatedAt} and retracted those
+   * living in the partitions left alone, in the same snapshot. A commit since then that wrote any
+   * of its keys is a conflict. Its tasks do not compact (their buckets hold files the overwrite
+   * drops); where readers skip level 0 the buckets are compacted after the commit.
+   */
+  public static void commitOverwriteLocatingKeys(FileStoreTable table, List<KeyValueWriteResult> results,
+                                                 Predicate<InternalRow> overwritePartitions, KeyValueSource source,
+                                                 long keysLocatedAt) throws IOException {
+    commit(table, results, overwritePartitions, source, keysLocatedAt, null);
+  }
+
   /** The snapshot that adds a write's new files and its changelog files. */
   private interface DataCommit {
     void commit(List<ManifestEntry> added, List<ManifestEntry> changelog, KeyAssignments keys) throws IOException;
@@ -93,6 +106,15 @@ public final class KeyValueCommit {
   private static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
                              Predicate<InternalRow> overwritePartitions, KeyValueSource source, DataCommit dataCommit)
       throws IOException {
+    commit(table, results, overwritePartitions, source, NOT_LOCATED, dataCommit);
+  }
+
+  /** No overwrite of some partitions of a cross-partition table: nothing to validate. */
+  private static final long NOT_LOCATED = Long.MIN_VALUE;
+
+  private static void commit(FileStoreTable table, List<KeyValueWriteResult> results,
+                             Predicate<InternalRow> overwritePartitions, KeyValueSource source, long keysLocatedAt,
+                             DataCommit dataCommit) throws IOException {
     List<ManifestEntry> added = new ArrayList<>();
     List<ManifestEntry> changelog = new ArrayList<>();
     List<ManifestEntry> before = new ArrayList<>();
@@ -111,7 +133,8 @@ public final class KeyValueCommit {
     if (overwritePartitions != null) {
       // As Paimon: an overwrite commits no changelog (streaming readers skip overwrite snapshots).
       UncommittedFiles.deleteData(table, changelog);
-      overwrite(table, added, compaction, overwritePartitions, keys);
+      List<ManifestEntry> committed = overwrite(table, added, compaction, overwritePartitions, keys, keysLocatedAt);
+      if (source != null) LevelZeroPromotion.untilVisible(table, source, committed);
       return;
     }
     try {
@@ -144,8 +167,9 @@ public final class KeyValueCommit {
    * An overwrite's compaction can only have merged the overwrite's own new files, so the snapshot
    * takes the compacted set directly; the level-0 files it replaced are deleted afterwards.
    */
-  private static void overwrite(FileStoreTable table, List<ManifestEntry> added, RewriteFiles compaction,
-                                Predicate<InternalRow> partitions, KeyAssignments keys) throws IOException {
+  private static List<ManifestEntry> overwrite(FileStoreTable table, List<ManifestEntry> added,
+                                               RewriteFiles compaction, Predicate<InternalRow> partitions,
+                                               KeyAssignments keys, long keysLocatedAt) throws IOException {
     Set<ManifestEntry.FileId> replaced = new HashSet<>();
     for (ManifestEntry e : compaction.removed()) replaced.add(e.id());
     List<ManifestEntry> files = new ArrayList<>();
@@ -156,10 +180,13 @@ public final class KeyValueCommit {
     for (ManifestEntry e : compaction.added()) kept.add(e.id());
     obsolete.removeIf(e -> kept.contains(e.id()));
     try {
-      table.newOverwrite(partitions).add(files).assignKeys(keys).commit();
+      io.lagoon.core.operation.OverwriteFiles overwrite = table.newOverwrite(partitions).add(files).assignKeys(keys);
+      if (keysLocatedAt != NOT_LOCATED) overwrite.validateNoConcurrentKeys(keysLocatedAt);
+      overwrite.commit();
     } finally {
       UncommittedFiles.deleteData(table, obsolete);
     }
+    return files;
   }
 
   /** Whether the committed compaction replaced every new file (nothing of the write left on level 0). */

@@ -84,6 +84,9 @@ public final class KeyValueTableWriter {
   private final ArrayDeque<BucketState> open = new ArrayDeque<>();
   /** Whether buckets keep their input records as changelog files ({@code changelog-producer}={@code input}). */
   private boolean keepChangelog;
+  /** The partitions of the rows given (a dynamic overwrite replaces these), and the last one met. */
+  private final java.util.Set<PartitionKey> rowPartitions = new java.util.LinkedHashSet<>();
+  private PartitionKey lastRowPartition;
   /** Cross-partition: keys to retract where they lived, written at finish. */
   private final List<Retraction> pendingRetractions = new ArrayList<>();
 
@@ -231,6 +234,10 @@ public final class KeyValueTableWriter {
       }
     }
     PartitionKey partition = partitions.partitionOf(value);
+    if (!partition.equals(lastRowPartition)) {
+      rowPartitions.add(partition);
+      lastRowPartition = partition;
+    }
     CrossPartitionAssigner cross = keyBuckets.crossPartition();
     if (cross != null) {
       writeCrossPartition(cross, partition, value, kind);
@@ -370,8 +377,10 @@ public final class KeyValueTableWriter {
         compactBucket(s, fresh, before, after, vectorChanges);
       }
     }
+    List<byte[]> given = new ArrayList<>();
+    for (PartitionKey p : rowPartitions) given.add(p.bytes);
     return new KeyValueWriteResult(added, before, after, vectorChanges, keyBuckets.freshHashes(), baseSnapshotId)
-        .withChangelog(changelog);
+        .withChangelog(changelog).withRowPartitions(given);
   }
 
   private void compactBucket(BucketState s, List<ManifestEntry> fresh, List<ManifestEntry> before,

@@ -26,6 +26,11 @@ public final class KeyValueWriteResult implements Serializable {
   public final long assignedOn;
   /** ADD entries of the changelog files ({@code changelog-producer}={@code input}), else empty. */
   public final List<ManifestEntry> changelogFiles;
+  /**
+   * The partitions (serialized) of the rows the task was given: a dynamic overwrite replaces
+   * these, not the ones that only got retractions of keys that moved away (cross-partition tables).
+   */
+  public final List<byte[]> rowPartitions;
 
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter) {
@@ -40,13 +45,15 @@ public final class KeyValueWriteResult implements Serializable {
   public KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                              List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges,
                              Map<BucketId, int[]> freshHashes, long assignedOn) {
-    this(newFiles, compactBefore, compactAfter, vectorChanges, freshHashes, assignedOn, List.of());
+    this(newFiles, compactBefore, compactAfter, vectorChanges, freshHashes, assignedOn, List.of(), null);
   }
 
   private KeyValueWriteResult(List<ManifestEntry> newFiles, List<ManifestEntry> compactBefore,
                               List<ManifestEntry> compactAfter, List<BucketVectorChange> vectorChanges,
-                              Map<BucketId, int[]> freshHashes, long assignedOn, List<ManifestEntry> changelogFiles) {
+                              Map<BucketId, int[]> freshHashes, long assignedOn, List<ManifestEntry> changelogFiles,
+                              List<byte[]> rowPartitions) {
     this.changelogFiles = List.copyOf(changelogFiles);
+    this.rowPartitions = rowPartitions != null ? List.copyOf(rowPartitions) : partitionsOf(newFiles);
     this.freshHashes = new LinkedHashMap<>(freshHashes);
     this.assignedOn = assignedOn;
     this.newFiles = List.copyOf(newFiles);
@@ -58,7 +65,19 @@ public final class KeyValueWriteResult implements Serializable {
   /** This result with the changelog files the task wrote beside its data files. */
   public KeyValueWriteResult withChangelog(List<ManifestEntry> changelog) {
     return new KeyValueWriteResult(newFiles, compactBefore, compactAfter, vectorChanges, freshHashes, assignedOn,
-        changelog);
+        changelog, rowPartitions);
+  }
+
+  /** This result with the partitions of the rows the task was given. */
+  public KeyValueWriteResult withRowPartitions(List<byte[]> partitions) {
+    return new KeyValueWriteResult(newFiles, compactBefore, compactAfter, vectorChanges, freshHashes, assignedOn,
+        changelogFiles, partitions);
+  }
+
+  private static List<byte[]> partitionsOf(List<ManifestEntry> files) {
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    for (ManifestEntry e : files) out.putIfAbsent(java.util.Arrays.toString(e.partition), e.partition);
+    return new ArrayList<>(out.values());
   }
 
   /**
