@@ -49,7 +49,10 @@ public final class CrashWorkload {
     DV("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')"),
     /** Dynamic buckets, small enough that statements keep making new ones (and new HASH files). */
     DYNAMIC("TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')"),
-    /** Cross-partition upserts: the key leaves out the partition column (each writer's rows in its own partition). */
+    /**
+     * Cross-partition upserts: the key leaves out the partition column (each writer's rows in its
+     * own partition); every third statement from the second overwrites the writer's partition.
+     */
     CROSS("PARTITIONED BY (w) TBLPROPERTIES ('primary-key' = 'k', 'dynamic-bucket.target-row-num' = '150')"),
     /** Postponed buckets, written as batch jobs write them: fixed buckets of the partition's count. */
     POSTPONED("TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '-2', 'postpone.default-bucket-num' = '2')"),
@@ -94,6 +97,10 @@ public final class CrashWorkload {
     if (!kind.append() && i % 3 == 0) {
       return "MERGE INTO " + table + " t USING (" + rows + ") s ON t.k = s.k WHEN MATCHED THEN UPDATE SET t.stmt = s.stmt "
           + "WHEN NOT MATCHED THEN INSERT (k, stmt, w) VALUES (s.k, s.stmt, s.w)";
+    }
+    if (kind == Kind.CROSS && i % 3 == 1) {
+      // Overwrites the writer's own partition (where all its keys live) with all its keys.
+      return "INSERT OVERWRITE " + table + " PARTITION (w = " + writer + ") (k, stmt) SELECT k, stmt FROM (" + rows + ")";
     }
     return "INSERT INTO " + table + " (k, stmt, w) " + rows;
   }
