@@ -45,7 +45,8 @@ class RewriteScanConflictTest extends LagoonSparkTest {
     FileStoreTable table = FileStoreTable.load(new FileIO(spark.sparkContext().hadoopConfiguration()),
         new org.apache.hadoop.fs.Path(warehouse.resolve("cow.db/t").toUri().toString()), "cow.t");
     RewriteScan[] built = new RewriteScan[1];
-    new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).forRewrite(s -> built[0] = s).build();
+    new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).forRewrite(s -> built[0] = (RewriteScan) s)
+        .build();
     RewriteScan scan = built[0];
     List<String> planned = rows("SELECT DISTINCT _file FROM lake.cow.t");
     assertEquals(planned.size(), scan.filesToRead());

@@ -29,7 +29,12 @@ final class FileRangesReader<T> implements PartitionReader<T> {
   /** Row groups not read: every row of them was left out by a row selection (see RowGroups). */
   private long rowGroupsSkipped;
 
-  FileRangesReader(LagoonInputPartition partition, DataFileReader reader, DeletionVectorIndex.Loader vectors) {
+  /** Checks each file before it is read; null for none. */
+  private final FileMatchProbe probe;
+
+  FileRangesReader(LagoonInputPartition partition, DataFileReader reader, DeletionVectorIndex.Loader vectors,
+                   FileMatchProbe probe) {
+    this.probe = probe;
     this.ranges = partition.files().iterator();
     this.reader = reader;
     this.vectors = vectors;
@@ -47,6 +52,12 @@ final class FileRangesReader<T> implements PartitionReader<T> {
       if (!ranges.hasNext()) return false;
       LagoonInputPartition.FileRange r = ranges.next();
       try {
+        // Every range of a file decides on the whole file, so a split file is kept or read whole.
+        if (probe != null && r.deletionVector == null && r.selection == null
+            && !probe.matches(r.path, r.fileSize, r.schemaId)) {
+          probe.keep(r.path);
+          continue;
+        }
         DeletionVector deleted = r.deletionVector == null ? null : vectors.load(r.deletionVector);
         if (r.selection == null) {
           current = reader.open(new Path(r.path), r.start, r.length, r.fileSize, deleted, n -> rowsDeleted += n, r.schemaId);

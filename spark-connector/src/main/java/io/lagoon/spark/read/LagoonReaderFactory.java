@@ -23,8 +23,12 @@ public class LagoonReaderFactory implements PartitionReaderFactory {
   private final FileIO io;
   private final String tableDir;
   private final String tableName;
+  /** Checks each file before it is read (a copy-on-write rewrite); null for none. */
+  private final FileMatchProbe probe;
 
-  LagoonReaderFactory(DataFileReader reader, MergeReadContext merge, FileIO io, String tableDir, String tableName) {
+  LagoonReaderFactory(DataFileReader reader, MergeReadContext merge, FileIO io, String tableDir, String tableName,
+                      FileMatchProbe probe) {
+    this.probe = probe;
     this.reader = reader;
     this.merge = merge;
     this.io = io;
@@ -44,12 +48,12 @@ public class LagoonReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     if (partition instanceof MergeInputPartition) return new MergedRowsReader((MergeInputPartition) partition, merge);
-    return new FileRangesReader<>((LagoonInputPartition) partition, reader, vectors());
+    return new FileRangesReader<>((LagoonInputPartition) partition, reader, vectors(), probe);
   }
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     if (partition instanceof MergeInputPartition) return new MergedBatchReader((MergeInputPartition) partition, merge);
-    return new FileRangesReader<>((LagoonInputPartition) partition, reader, vectors());
+    return new FileRangesReader<>((LagoonInputPartition) partition, reader, vectors(), probe);
   }
 }

@@ -334,9 +334,23 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
       // Runtime filters only drop files, so a section that fits the columnar merge keeps fitting.
       merge = MergeReadContext.build(spark, table, required, formats, batch, sections);
     }
-    PartitionReaderFactory files = vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null)
-        : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName());
+    FileMatchProbe probe = merging ? null : fileProbe(spark, formats, schemaIds);
+    PartitionReaderFactory files = vectors.isEmpty() ? new LagoonReaderFactory(reader, merge, null, null, null, probe)
+        : new LagoonReaderFactory(reader, merge, table.io(), table.dir().toString(), table.fullName(), probe);
     return rowBefore ? new RowBeforeReaderFactory(files, tableSchema) : files;
+  }
+
+  /**
+   * A check each task runs on a file before reading it, leaving out files it proves hold no
+   * matching row ({@link InTaskRewriteScan}); null for none.
+   */
+  FileMatchProbe fileProbe(SparkSession spark, java.util.Set<String> formats, java.util.Set<Long> schemaIds) {
+    return null;
+  }
+
+  /** Whether the tasks left out this file (see {@link #fileProbe}); asked after they ended. */
+  boolean leftOutInTasks(String path) {
+    return false;
   }
 
   /**
@@ -382,6 +396,16 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     return table;
   }
 
+  /** Every column of the table, as Spark sees them. */
+  StructType tableColumns() {
+    return tableSchema;
+  }
+
+  /** The filters pushed to this scan. */
+  List<Filter> filterList() {
+    return filters;
+  }
+
   /** Keeps only the files with these paths (a runtime filter of a copy-on-write rewrite). */
   synchronized void keepFiles(java.util.Set<String> paths) {
     if (table.hasPrimaryKey()) throw new IllegalStateException("Primary-key tables are not rewritten by file");
@@ -395,7 +419,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     ScanPlan p = plan();
     for (DataSplit split : p.splits) {
       for (DataFileMeta f : split.files) {
-        if (!kept(path(split, f), f)) continue;
+        if (!kept(path(split, f), f) || leftOutInTasks(path(split, f))) continue;
         out.add(new io.lagoon.core.manifest.ManifestEntry(io.lagoon.core.manifest.FileKind.ADD, split.partition,
             split.bucket, table.options().bucket() > 0 ? table.options().bucket() : -1, f));
       }

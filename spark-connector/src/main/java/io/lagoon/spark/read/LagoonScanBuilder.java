@@ -152,19 +152,31 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
    * time to the files that hold matches; {@code built} receives it, as the write needs to know
    * which files it replaces.
    */
-  public ScanBuilder forRewrite(java.util.function.Consumer<RewriteScan> built) {
-    LagoonScanBuilder self = this;
-    return new RewriteBuilder(self, built);
+  public ScanBuilder forRewrite(java.util.function.Consumer<LagoonScan> built) {
+    return forRewrite(built, null);
+  }
+
+  /**
+   * @param condition a DELETE's or UPDATE's condition (deterministic, no subquery) for its tasks
+   *     to find the files with matches themselves ({@link InTaskRewriteScan}) instead of Spark's
+   *     runtime group filter; null to leave that to Spark
+   */
+  public ScanBuilder forRewrite(java.util.function.Consumer<LagoonScan> built,
+                                org.apache.spark.sql.catalyst.expressions.Expression condition) {
+    return new RewriteBuilder(this, built, condition);
   }
 
   private static final class RewriteBuilder implements ScanBuilder, SupportsPushDownFilters,
       SupportsPushDownRequiredColumns {
     private final LagoonScanBuilder b;
-    private final java.util.function.Consumer<RewriteScan> built;
+    private final java.util.function.Consumer<LagoonScan> built;
+    private final org.apache.spark.sql.catalyst.expressions.Expression condition;
 
-    RewriteBuilder(LagoonScanBuilder b, java.util.function.Consumer<RewriteScan> built) {
+    RewriteBuilder(LagoonScanBuilder b, java.util.function.Consumer<LagoonScan> built,
+                   org.apache.spark.sql.catalyst.expressions.Expression condition) {
       this.b = b;
       this.built = built;
+      this.condition = condition;
     }
 
     @Override
@@ -184,7 +196,12 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
 
     @Override
     public Scan build() {
-      RewriteScan scan = new RewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed));
+      List<org.apache.spark.sql.catalyst.expressions.Attribute> columns = condition != null && !b.table.hasPrimaryKey()
+          ? FileMatchProbe.columnsOf(b.tableSchema, condition) : null;
+      LagoonScan scan = columns != null
+          ? new InTaskRewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed), condition,
+              columns)
+          : new RewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed));
       scan.atSnapshot(b.snapshot);
       built.accept(scan);
       return scan;

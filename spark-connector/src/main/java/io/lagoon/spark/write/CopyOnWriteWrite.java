@@ -2,7 +2,7 @@ package io.lagoon.spark.write;
 
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
-import io.lagoon.spark.read.RewriteScan;
+import io.lagoon.spark.read.LagoonScan;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -17,9 +17,9 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  */
 final class CopyOnWriteWrite extends LagoonWrite {
   private final FileStoreTable table;
-  private final Supplier<RewriteScan> scan;
+  private final Supplier<LagoonScan> scan;
 
-  CopyOnWriteWrite(FileStoreTable table, LogicalWriteInfo info, Supplier<RewriteScan> scan) {
+  CopyOnWriteWrite(FileStoreTable table, LogicalWriteInfo info, Supplier<LagoonScan> scan) {
     super(table, info, LagoonWriteBuilder.OverwriteMode.NONE, new org.apache.spark.sql.sources.Filter[0]);
     this.table = table;
     this.scan = scan;

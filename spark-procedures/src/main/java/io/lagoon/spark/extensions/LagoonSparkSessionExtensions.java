@@ -45,6 +45,13 @@ public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkS
         return new MergeTargetPruning();
       }
     });
+    extensions.injectOptimizerRule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new RewriteFilesInTasks();
+      }
+    });
     extensions.injectPreCBORule(new AbstractFunction1<>() {
       @Override
       public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
