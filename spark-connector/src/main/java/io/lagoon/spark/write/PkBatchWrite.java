@@ -61,7 +61,7 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     long base = prepare();
-    return commits.started(new PkWriterFactory(table, base, source, tasksCompact, assigners, mergeUpsert,
+    return commits.started(new PkWriterFactory(table, base, source, !overwritesSome, assigners, mergeUpsert,
         mode != LagoonWriteBuilder.OverwriteMode.NONE));
   }
 
@@ -82,7 +82,6 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
           // base and retract them there, and do not compact (their buckets hold files the
           // overwrite drops); the commit compacts where readers skip level 0.
           base = baseSnapshotId;
-          tasksCompact = false;
         }
         // Its tasks read where keys live, whether or not the write compacts.
         if (source == null) source = KeyValueFileReader.buildForCompaction(SparkSession.active(), table);
@@ -116,10 +115,11 @@ class PkBatchWrite implements BatchWrite, LagoonStreamingWrite.BatchCommit {
     }
   }
 
-  /** Whether the write overwrites some partitions of a cross-partition table (see {@link #prepare}). */
+  /**
+   * Whether the write overwrites some partitions of a cross-partition table (see {@link #prepare});
+   * its tasks then do not compact.
+   */
   boolean overwritesSome;
-  /** Whether the tasks compact the buckets they wrote. */
-  boolean tasksCompact = true;
 
   /** Whether this is an overwrite of every partition (no filter but ones that always hold). */
   private boolean wholeTable() {

@@ -286,15 +286,22 @@ public final class KeyValueTableWriter {
         : new PartitionKey(BinaryRows.deserialize(bytes, schema.partitionTypes()), bytes);
   }
 
+  /** Spark types of every column, in value-row order; made on the first redirected record. */
+  private DataType[] valueTypes;
+
   /** A copy of {@code value} whose partition columns hold {@code partition}'s values. */
   private InternalRow withPartition(InternalRow value, PartitionKey partition) {
-    List<io.lagoon.core.types.DataField> fields = schema.fields();
-    Object[] out = new Object[fields.size()];
-    for (int i = 0; i < out.length; i++) out[i] = value.get(i, SparkTypes.toSpark(fields.get(i).type()));
+    if (valueTypes == null) {
+      List<String> names = new ArrayList<>();
+      for (io.lagoon.core.types.DataField f : schema.fields()) names.add(f.name());
+      valueTypes = sparkTypes(names);
+    }
+    Object[] out = new Object[valueTypes.length];
+    for (int i = 0; i < out.length; i++) out[i] = value.get(i, valueTypes[i]);
     List<String> keys = schema.partitionKeys();
     for (int i = 0; i < keys.size(); i++) {
-      out[schema.fieldIndex(keys.get(i))] =
-          partition.row.get(i, SparkTypes.toSpark(schema.field(keys.get(i)).type()));
+      int at = schema.fieldIndex(keys.get(i));
+      out[at] = partition.row.get(i, valueTypes[at]);
     }
     return new GenericInternalRow(out);
   }
