@@ -36,14 +36,25 @@ final class FileMatchProbe implements Serializable {
   /** The condition, bound to the rows the reader returns. */
   private final Expression bound;
   private final CollectionAccumulator<String> kept;
+  /** The position of the column a MERGE joins on in the probe's rows; -1 for none. */
+  private final int keyIndex;
+  private final org.apache.spark.sql.types.DataType keyType;
+  /**
+   * The values of that column a MERGE's source holds, set on the driver at run time before the
+   * tasks are sent ({@link #lookFor}); null: not known, any value may match.
+   */
+  private org.apache.spark.broadcast.Broadcast<Set<Object>> keys;
   private transient BasePredicate predicate;
   /** Spark's metadata key of CHAR/VARCHAR columns, whose values Spark pads or checks when it reads them. */
   private static final String CHAR_VARCHAR = "__CHAR_VARCHAR_TYPE_STRING";
 
-  private FileMatchProbe(DataFileReader reader, Expression bound, CollectionAccumulator<String> kept) {
+  private FileMatchProbe(DataFileReader reader, Expression bound, CollectionAccumulator<String> kept, int keyIndex,
+                         org.apache.spark.sql.types.DataType keyType) {
     this.reader = reader;
     this.bound = bound;
     this.kept = kept;
+    this.keyIndex = keyIndex;
+    this.keyType = keyType;
   }
 
   /**
@@ -68,9 +79,15 @@ final class FileMatchProbe implements Serializable {
     return out.size() == refs.size() ? out : null;
   }
 
-  /** Built on the driver for the formats and schema versions of the files the scan plans. */
+  /**
+   * Built on the driver for the formats and schema versions of the files the scan plans.
+   *
+   * @param key the column (one of {@code columns}) whose values a MERGE's source holds, to be
+   *     given at run time ({@link #lookFor}); null for none
+   */
   static FileMatchProbe build(SparkSession spark, FileStoreTable table, StructType tableSchema, List<Filter> filters,
-                              Expression condition, List<Attribute> columns, Set<String> formats, Set<Long> schemaIds) {
+                              Expression condition, List<Attribute> columns, String key, Set<String> formats,
+                              Set<Long> schemaIds) {
     StructType required = new StructType();
     for (Attribute a : columns) required = required.add(tableSchema.apply(a.name()));
     DataFileReader reader = DataFileReader.build(spark, tableSchema, required, filters,
@@ -84,7 +101,31 @@ final class FileMatchProbe implements Serializable {
     Expression bound = bind(condition, columns);
     CollectionAccumulator<String> kept = spark.sparkContext().collectionAccumulator(
         "lagoon: files of " + table.fullName() + " without a matching row");
-    return new FileMatchProbe(reader, bound, kept);
+    int keyIndex = -1;
+    for (int i = 0; key != null && i < columns.size(); i++) if (columns.get(i).name().equals(key)) keyIndex = i;
+    if (key != null && keyIndex < 0) throw new IllegalArgumentException("The key " + key + " is not a probed column");
+    return new FileMatchProbe(reader, bound, kept, keyIndex, keyIndex < 0 ? null : columns.get(keyIndex).dataType());
+  }
+
+  /**
+   * Whether a MERGE's probe can look a file's values of a column of this type up in the source's
+   * set: the values must compare equal in SQL exactly when they are equal as Java objects (so not
+   * floating point, where 0.0 = -0.0, nor binary).
+   */
+  static boolean keyTypeSupported(org.apache.spark.sql.types.DataType type) {
+    return type instanceof org.apache.spark.sql.types.IntegralType || type instanceof org.apache.spark.sql.types.StringType
+        || type instanceof org.apache.spark.sql.types.DateType || type instanceof org.apache.spark.sql.types.TimestampType
+        || type instanceof org.apache.spark.sql.types.TimestampNTZType || type instanceof org.apache.spark.sql.types.BooleanType
+        || type instanceof org.apache.spark.sql.types.DecimalType;
+  }
+
+  /**
+   * Driver side, once Spark's runtime filter gave the source's values of the key: only rows
+   * holding one of them can match. Several calls keep the values common to all.
+   */
+  synchronized void lookFor(org.apache.spark.broadcast.Broadcast<Set<Object>> values) {
+    if (keyIndex < 0) throw new IllegalStateException("This probe has no key column");
+    keys = values;
   }
 
   /** The condition reading its columns by position in the probe's rows (as Spark binds them). */
@@ -117,8 +158,11 @@ final class FileMatchProbe implements Serializable {
     scala.collection.Iterator<InternalRow> rows = reader.open(new Path(path), 0, fileSize, fileSize, null, n -> { },
         schemaId);
     try {
+      Set<Object> values = keys == null ? null : keys.value();
       while (rows.hasNext()) {
-        if (predicate.eval(rows.next())) return true;
+        InternalRow row = rows.next();
+        if (values != null && (row.isNullAt(keyIndex) || !values.contains(row.get(keyIndex, keyType)))) continue;
+        if (predicate.eval(row)) return true;
       }
       return false;
     } finally {

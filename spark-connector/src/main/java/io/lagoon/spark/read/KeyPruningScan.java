@@ -75,7 +75,7 @@ public final class KeyPruningScan extends LagoonScan implements SupportsRuntimeV
   }
 
   /** Whether a value of {@code sorted} lies in the file's range (an unknown range holds any). */
-  private static boolean holdsOne(ColumnBounds.Range range, Object[] sorted, Ordering<Object> order) {
+  static boolean holdsOne(ColumnBounds.Range range, Object[] sorted, Ordering<Object> order) {
     if (range == null) return true;
     if (range == ColumnBounds.NO_VALUES) return false;
     int lo = 0;
@@ -98,7 +98,7 @@ public final class KeyPruningScan extends LagoonScan implements SupportsRuntimeV
   }
 
   /** The non-null literal values of the predicate; null when one is not a literal. */
-  private static List<Object> valuesOf(Predicate p) {
+  static List<Object> valuesOf(Predicate p) {
     Expression[] children = p.children();
     List<Object> out = new ArrayList<>();
     for (int i = 1; i < children.length; i++) {

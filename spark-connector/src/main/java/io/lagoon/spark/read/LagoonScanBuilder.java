@@ -153,17 +153,20 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
    * which files it replaces.
    */
   public ScanBuilder forRewrite(java.util.function.Consumer<LagoonScan> built) {
-    return forRewrite(built, null);
+    return forRewrite(built, null, null);
   }
 
   /**
-   * @param condition a DELETE's or UPDATE's condition (deterministic, no subquery) for its tasks
-   *     to find the files with matches themselves ({@link InTaskRewriteScan}) instead of Spark's
-   *     runtime group filter; null to leave that to Spark
+   * @param condition a condition (deterministic, no subquery) every row with a match satisfies,
+   *     for the tasks to find the files with matches themselves ({@link InTaskRewriteScan}) instead
+   *     of Spark's runtime group filter: a DELETE's or UPDATE's condition, or the target-only part
+   *     of a MERGE's; null to leave that to Spark
+   * @param key a MERGE's column (read by {@code condition}) whose source values arrive at run time
+   *     ({@link MergeRewriteScan}); null for none
    */
   public ScanBuilder forRewrite(java.util.function.Consumer<LagoonScan> built,
-                                org.apache.spark.sql.catalyst.expressions.Expression condition) {
-    return new RewriteBuilder(this, built, condition);
+                                org.apache.spark.sql.catalyst.expressions.Expression condition, String key) {
+    return new RewriteBuilder(this, built, condition, key);
   }
 
   private static final class RewriteBuilder implements ScanBuilder, SupportsPushDownFilters,
@@ -171,12 +174,14 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     private final LagoonScanBuilder b;
     private final java.util.function.Consumer<LagoonScan> built;
     private final org.apache.spark.sql.catalyst.expressions.Expression condition;
+    private final String key;
 
     RewriteBuilder(LagoonScanBuilder b, java.util.function.Consumer<LagoonScan> built,
-                   org.apache.spark.sql.catalyst.expressions.Expression condition) {
+                   org.apache.spark.sql.catalyst.expressions.Expression condition, String key) {
       this.b = b;
       this.built = built;
       this.condition = condition;
+      this.key = key;
     }
 
     @Override
@@ -198,10 +203,16 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     public Scan build() {
       List<org.apache.spark.sql.catalyst.expressions.Attribute> columns = condition != null && !b.table.hasPrimaryKey()
           ? FileMatchProbe.columnsOf(b.tableSchema, condition) : null;
-      LagoonScan scan = columns != null
-          ? new InTaskRewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed), condition,
-              columns)
-          : new RewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed));
+      LagoonScan scan;
+      if (columns != null && key != null) {
+        scan = new MergeRewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed), condition,
+            columns, key);
+      } else if (columns != null) {
+        scan = new InTaskRewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed), condition,
+            columns, null);
+      } else {
+        scan = new RewriteScan(b.table, b.tableSchema, b.required, b.metadata, Arrays.asList(b.pushed));
+      }
       scan.atSnapshot(b.snapshot);
       built.accept(scan);
       return scan;

@@ -12,6 +12,7 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
@@ -24,8 +25,13 @@ public final class CopyOnWriteOperation implements RowLevelOperation {
   private final FileStoreTable table;
   private final Command command;
   private LagoonScan scan;
-  /** A DELETE's or UPDATE's condition its tasks check files against (set by the SQL extensions); null: Spark's group filter. */
+  /**
+   * What every row with a match satisfies, which the tasks check files against (set by the SQL
+   * extensions): a DELETE's or UPDATE's condition, a MERGE's target-only part; null: Spark's group filter.
+   */
   private org.apache.spark.sql.catalyst.expressions.Expression filterInTasks;
+  /** A MERGE's target column whose source values the scan takes at run time; null for none. */
+  private String filterKey;
   /** The snapshot the rewrite reads when a plan rule fixed it (null: the latest when planned). */
   private Snapshot readAt;
 
@@ -42,7 +48,7 @@ public final class CopyOnWriteOperation implements RowLevelOperation {
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     return new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(readAt)
-        .forRewrite(s -> scan = s, filterInTasks);
+        .forRewrite(s -> scan = s, filterInTasks, filterKey);
   }
 
   /**
@@ -52,6 +58,26 @@ public final class CopyOnWriteOperation implements RowLevelOperation {
    */
   public void filterInTasks(org.apache.spark.sql.catalyst.expressions.Expression condition) {
     if (command == Command.DELETE || command == Command.UPDATE) filterInTasks = condition;
+  }
+
+  /**
+   * A MERGE whose tasks find the files with matches themselves: a row can only match when it
+   * satisfies {@code condition} (the target-only part of the MERGE condition, with {@code key IS
+   * NOT NULL}) and its {@code key} is among the source's values, which the scan gets from a runtime
+   * filter ({@link io.lagoon.spark.read.MergeRewriteScan}). Returns false, changing nothing, when
+   * the tasks cannot check that (a metadata or CHAR/VARCHAR column, a key type without exact
+   * equality); the caller then leaves Spark's group filter in place.
+   */
+  public boolean filterMergeInTasks(org.apache.spark.sql.catalyst.expressions.Expression condition, String key) {
+    if (command != Command.MERGE) return false;
+    StructType columns = SparkTypes.toSpark(table.schema().fields());
+    java.util.List<org.apache.spark.sql.catalyst.expressions.Attribute> read =
+        io.lagoon.spark.read.InTaskRewriteScan.checkedColumns(columns, condition);
+    if (read == null || read.stream().noneMatch(a -> a.name().equals(key))) return false;
+    if (!io.lagoon.spark.read.InTaskRewriteScan.keyTypeSupported(columns.apply(key).dataType())) return false;
+    filterInTasks = condition;
+    filterKey = key;
+    return true;
   }
 
   /**

@@ -68,6 +68,10 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     CopyOnWriteOperation operation = mergeOperation(replace);
     if (operation == null || !(replace.originalTable() instanceof DataSourceV2Relation)) return plan;
     DataSourceV2Relation original = (DataSourceV2Relation) replace.originalTable();
+    // Spark sets a group filter when every matching target row is in a file the source matches
+    // (no NOT MATCHED BY SOURCE clause); the tasks can then find those files themselves.
+    boolean filesWithMatches = replace.groupFilterCondition().isDefined();
+    boolean[] inTasks = {false};
     LogicalPlan query = replace.query().transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
       @Override
       public boolean isDefinedAt(LogicalPlan p) {
@@ -78,11 +82,13 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
       public LogicalPlan apply(LogicalPlan p) {
         if (!isDefinedAt(p)) return p;
         MergeRows merge = (MergeRows) p;
-        LogicalPlan joined = rewrite((Join) merge.child(), operation, original);
+        LogicalPlan joined = rewrite((Join) merge.child(), operation, original, filesWithMatches, inTasks);
         return joined == null ? p : merge.withNewChildren(seq(List.of(joined)));
       }
     });
-    return query == replace.query() ? plan : replace.withNewChildren(seq(List.of(query)));
+    if (query == replace.query()) return plan;
+    return new ReplaceData(replace.table(), replace.condition(), query, replace.originalTable(),
+        inTasks[0] ? scala.Option.empty() : replace.groupFilterCondition(), replace.write());
   }
 
   /** The copy-on-write MERGE operation the plan writes, or null. */
@@ -95,8 +101,14 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
         ? (CopyOnWriteOperation) op : null;
   }
 
-  /** The join's replacement, or null to keep it. */
-  private static LogicalPlan rewrite(Join join, CopyOnWriteOperation operation, DataSourceV2Relation original) {
+  /**
+   * The join's replacement, or null to keep it.
+   *
+   * @param filesWithMatches whether only files with matches need rewriting, which the rewrite
+   *     then finds in its tasks where it can ({@link MergeFilesInTasks}), setting {@code inTasks[0]}
+   */
+  private static LogicalPlan rewrite(Join join, CopyOnWriteOperation operation, DataSourceV2Relation original,
+                                     boolean filesWithMatches, boolean[] inTasks) {
     boolean full = join.joinType() == FullOuter$.MODULE$;
     if (!full && join.joinType() != LeftOuter$.MODULE$) return null;
     if (join.condition().isEmpty() || join.hint().rightHint().isDefined()) return null;
@@ -109,8 +121,10 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     Expression cond = join.condition().get();
     if (!hasEquiKey(cond, target, source)) return null;
     JoinHint broadcastSource = new JoinHint(join.hint().leftHint(), scala.Option.apply(BROADCAST));
-    Join outer = new Join(target, source, LeftOuter$.MODULE$, join.condition(), broadcastSource);
-    if (!full) return outer;
+    if (!full) {
+      return new Join(filesWithMatches(target, source, cond, operation, filesWithMatches, inTasks), source,
+          LeftOuter$.MODULE$, join.condition(), broadcastSource);
+    }
 
     FileStoreTable table = operation.table();
     Optional<Snapshot> snapshot;
@@ -171,7 +185,20 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     scala.collection.Iterator<Attribute> s = source.output().iterator();
     while (s.hasNext()) columns.add(s.next());
     Project inserts = new Project(seq(columns), unmatched);
+    Join outer = new Join(filesWithMatches(target, source, cond, operation, filesWithMatches, inTasks), source,
+        LeftOuter$.MODULE$, join.condition(), broadcastSource);
     return new Union(seq(List.of(outer, inserts)), false, false);
+  }
+
+  /** The target side, pruned to files with matches in the tasks where it can be. */
+  private static LogicalPlan filesWithMatches(LogicalPlan target, LogicalPlan source, Expression cond,
+                                              CopyOnWriteOperation operation, boolean filesWithMatches,
+                                              boolean[] inTasks) {
+    if (!filesWithMatches) return target;
+    LogicalPlan pruned = MergeFilesInTasks.target(cond, target, source, operation);
+    if (pruned == null) return target;
+    inTasks[0] = true;
+    return pruned;
   }
 
   /** Whether this side reads the row-level operation's table (the target of the rewrite). */
