@@ -74,6 +74,20 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
     return new LagoonTable(table.asOf(snapshot), snapshot);
   }
 
+  /** A MERGE's key column whose source values this view's scans take at run time; null for none. */
+  private String mergeKey;
+
+  /**
+   * The table as of one snapshot, read only, whose scans return only the rows whose {@code key}
+   * is one of the values a MERGE's source holds, once Spark's runtime filter gives them
+   * ({@link io.lagoon.spark.read.MergeKeysScan}).
+   */
+  public static LagoonTable mergeKeysAsOf(FileStoreTable table, Snapshot snapshot, String key) throws java.io.IOException {
+    LagoonTable t = asOf(table, snapshot);
+    t.mergeKey = key;
+    return t;
+  }
+
   private void requireWritable() {
     if (readOptimized) {
       throw new UnsupportedOperationException(name() + " is a read-optimized view, read only; write to " + table.fullName());
@@ -149,6 +163,7 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
     Snapshot snapshot = pinned != null ? pinned : TimeTravelOptions.snapshot(table, options);
     LagoonScanBuilder b = new LagoonScanBuilder(table, SparkTypes.toSpark(table.schema().fields())).atSnapshot(snapshot)
         .options(options);
+    if (mergeKey != null) b.mergeKeys(mergeKey);
     return readOptimized ? b.readOptimized() : b;
   }
 

@@ -89,8 +89,10 @@ class InTaskMergeFilterTest extends LagoonSparkTest {
     Set<String> before = files("up");
     Set<String> hit = filesWhere("up", "id IN (14, 26)");
     assertEquals(1, hit.size());
-    sql(merge);
+    org.apache.spark.sql.execution.SparkPlan executed = sql(merge).queryExecution().executedPlan();
     assertEquals(expected, rows("SELECT * FROM lake.itm.up"));
+    // The anti join finding the NOT MATCHED rows is against the target rows holding a source key only.
+    assertEquals(List.of(2L), keyScanRows(executed));
     onlyReplaced(before, hit, files("up"));
     sameInPaimon("up");
 
@@ -107,6 +109,32 @@ class InTaskMergeFilterTest extends LagoonSparkTest {
     sql("CREATE OR REPLACE TEMPORARY VIEW itm_src AS SELECT * FROM VALUES (1, 1, 'x') AS s(id, n, v) WHERE id < 0");
     sql("MERGE INTO lake.itm.up t USING itm_src s ON t.id = s.id WHEN MATCHED THEN DELETE");
     assertEquals(n, snapshots("up"));
+  }
+
+  /** The rows each MERGE keys scan ({@code MergeKeysScan}) of an executed plan returned. */
+  private static List<Long> keyScanRows(org.apache.spark.sql.execution.SparkPlan plan) {
+    List<Long> out = new java.util.ArrayList<>();
+    java.util.ArrayDeque<org.apache.spark.sql.execution.SparkPlan> todo = new java.util.ArrayDeque<>(List.of(plan));
+    while (!todo.isEmpty()) {
+      org.apache.spark.sql.execution.SparkPlan p = todo.pop();
+      if (p instanceof org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+          && ((org.apache.spark.sql.execution.datasources.v2.BatchScanExec) p).scan().getClass().getSimpleName()
+              .equals("MergeKeysScan")) {
+        out.add(p.metrics().apply("numOutputRows").value());
+      }
+      if (p instanceof org.apache.spark.sql.execution.CommandResultExec) {
+        todo.push(((org.apache.spark.sql.execution.CommandResultExec) p).commandPhysicalPlan());
+      } else if (p instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) {
+        todo.push(((org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) p).executedPlan());
+      } else if (p instanceof org.apache.spark.sql.execution.adaptive.QueryStageExec) {
+        todo.push(((org.apache.spark.sql.execution.adaptive.QueryStageExec) p).plan());
+      } else if (p instanceof org.apache.spark.sql.execution.exchange.ReusedExchangeExec) {
+        todo.push(((org.apache.spark.sql.execution.exchange.ReusedExchangeExec) p).child());
+      }
+      scala.collection.Iterator<org.apache.spark.sql.execution.SparkPlan> children = p.children().iterator();
+      while (children.hasNext()) todo.push(children.next());
+    }
+    return out;
   }
 
   /** A conjunct on the target alone narrows the files too: a key match it rules out is no match. */

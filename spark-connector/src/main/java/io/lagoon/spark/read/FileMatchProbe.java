@@ -36,25 +36,17 @@ final class FileMatchProbe implements Serializable {
   /** The condition, bound to the rows the reader returns. */
   private final Expression bound;
   private final CollectionAccumulator<String> kept;
-  /** The position of the column a MERGE joins on in the probe's rows; -1 for none. */
-  private final int keyIndex;
-  private final org.apache.spark.sql.types.DataType keyType;
-  /**
-   * The values of that column a MERGE's source holds, set on the driver at run time before the
-   * tasks are sent ({@link #lookFor}); null: not known, any value may match.
-   */
-  private org.apache.spark.broadcast.Broadcast<Set<Object>> keys;
+  /** The source's values of the column a MERGE equates with it; null for none. */
+  private final SourceKeys keys;
   private transient BasePredicate predicate;
   /** Spark's metadata key of CHAR/VARCHAR columns, whose values Spark pads or checks when it reads them. */
   private static final String CHAR_VARCHAR = "__CHAR_VARCHAR_TYPE_STRING";
 
-  private FileMatchProbe(DataFileReader reader, Expression bound, CollectionAccumulator<String> kept, int keyIndex,
-                         org.apache.spark.sql.types.DataType keyType) {
+  private FileMatchProbe(DataFileReader reader, Expression bound, CollectionAccumulator<String> kept, SourceKeys keys) {
     this.reader = reader;
     this.bound = bound;
     this.kept = kept;
-    this.keyIndex = keyIndex;
-    this.keyType = keyType;
+    this.keys = keys;
   }
 
   /**
@@ -83,7 +75,7 @@ final class FileMatchProbe implements Serializable {
    * Built on the driver for the formats and schema versions of the files the scan plans.
    *
    * @param key the column (one of {@code columns}) whose values a MERGE's source holds, to be
-   *     given at run time ({@link #lookFor}); null for none
+   *     given at run time ({@link #sourceKeys}); null for none
    */
   static FileMatchProbe build(SparkSession spark, FileStoreTable table, StructType tableSchema, List<Filter> filters,
                               Expression condition, List<Attribute> columns, String key, Set<String> formats,
@@ -104,28 +96,13 @@ final class FileMatchProbe implements Serializable {
     int keyIndex = -1;
     for (int i = 0; key != null && i < columns.size(); i++) if (columns.get(i).name().equals(key)) keyIndex = i;
     if (key != null && keyIndex < 0) throw new IllegalArgumentException("The key " + key + " is not a probed column");
-    return new FileMatchProbe(reader, bound, kept, keyIndex, keyIndex < 0 ? null : columns.get(keyIndex).dataType());
+    return new FileMatchProbe(reader, bound, kept, keyIndex < 0 ? null : new SourceKeys(keyIndex,
+        columns.get(keyIndex).dataType()));
   }
 
-  /**
-   * Whether a MERGE's probe can look a file's values of a column of this type up in the source's
-   * set: the values must compare equal in SQL exactly when they are equal as Java objects (so not
-   * floating point, where 0.0 = -0.0, nor binary).
-   */
-  static boolean keyTypeSupported(org.apache.spark.sql.types.DataType type) {
-    return type instanceof org.apache.spark.sql.types.IntegralType || type instanceof org.apache.spark.sql.types.StringType
-        || type instanceof org.apache.spark.sql.types.DateType || type instanceof org.apache.spark.sql.types.TimestampType
-        || type instanceof org.apache.spark.sql.types.TimestampNTZType || type instanceof org.apache.spark.sql.types.BooleanType
-        || type instanceof org.apache.spark.sql.types.DecimalType;
-  }
-
-  /**
-   * Driver side, once Spark's runtime filter gave the source's values of the key: only rows
-   * holding one of them can match. Several calls keep the values common to all.
-   */
-  synchronized void lookFor(org.apache.spark.broadcast.Broadcast<Set<Object>> values) {
-    if (keyIndex < 0) throw new IllegalStateException("This probe has no key column");
-    keys = values;
+  /** Where the driver puts a MERGE source's values of the key (null for a probe without a key). */
+  SourceKeys sourceKeys() {
+    return keys;
   }
 
   /** The condition reading its columns by position in the probe's rows (as Spark binds them). */
@@ -158,10 +135,9 @@ final class FileMatchProbe implements Serializable {
     scala.collection.Iterator<InternalRow> rows = reader.open(new Path(path), 0, fileSize, fileSize, null, n -> { },
         schemaId);
     try {
-      Set<Object> values = keys == null ? null : keys.value();
       while (rows.hasNext()) {
         InternalRow row = rows.next();
-        if (values != null && (row.isNullAt(keyIndex) || !values.contains(row.get(keyIndex, keyType)))) continue;
+        if (keys != null && !keys.admits(row)) continue;
         if (predicate.eval(row)) return true;
       }
       return false;

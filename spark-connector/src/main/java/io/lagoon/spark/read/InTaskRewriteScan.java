@@ -43,7 +43,7 @@ public class InTaskRewriteScan extends LagoonScan {
 
   /** Whether the tasks can look a file's values of a column of this type up in a MERGE source's set. */
   public static boolean keyTypeSupported(org.apache.spark.sql.types.DataType type) {
-    return FileMatchProbe.keyTypeSupported(type);
+    return SourceKeys.supported(type);
   }
 
   @Override

@@ -97,6 +97,15 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
     return this;
   }
 
+  /** A MERGE's key column to build a {@link MergeKeysScan} for; null for none. */
+  private String mergeKey;
+
+  /** Build a {@link MergeKeysScan}: rows of the key values a MERGE's source holds, given at run time. */
+  public LagoonScanBuilder mergeKeys(String key) {
+    mergeKey = key;
+    return this;
+  }
+
   /** Plan one task per bucket where the table allows it ({@link LagoonScan#planPerBucket}). */
   private boolean perBucket;
 
@@ -130,9 +139,14 @@ public class LagoonScanBuilder implements ScanBuilder, SupportsPushDownFilters, 
 
   @Override
   public Scan build() {
-    LagoonScan scan = keyPruning
-        ? new KeyPruningScan(table, tableSchema, required, metadata, Arrays.asList(pushed))
-        : new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    LagoonScan scan;
+    if (mergeKey != null && java.util.Arrays.asList(required.fieldNames()).contains(mergeKey)) {
+      scan = new MergeKeysScan(table, tableSchema, required, metadata, Arrays.asList(pushed), mergeKey);
+    } else if (keyPruning) {
+      scan = new KeyPruningScan(table, tableSchema, required, metadata, Arrays.asList(pushed));
+    } else {
+      scan = new LagoonScan(table, tableSchema, required, metadata, Arrays.asList(pushed), limit);
+    }
     scan.atSnapshot(snapshot);
     scan.readOptimized(readOptimized);
     scan.streamOptions(options);

@@ -1,22 +1,16 @@
 package io.lagoon.spark.read;
 
-import io.lagoon.core.scan.ColumnBounds;
 import io.lagoon.core.table.FileStoreTable;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.util.TypeUtils;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
-import scala.math.Ordering;
 
 /**
  * The scan of a copy-on-write MERGE whose condition equates a target column with the source (see
@@ -30,7 +24,6 @@ public final class MergeRewriteScan extends InTaskRewriteScan implements Support
   private final String key;
   /** The source's values of the key, once the runtime filter gave them; null until then. */
   private Set<Object> values;
-  private org.apache.spark.broadcast.Broadcast<Set<Object>> shipped;
   private FileMatchProbe probe;
 
   MergeRewriteScan(FileStoreTable table, StructType tableSchema, StructType required, List<String> metadata,
@@ -46,25 +39,10 @@ public final class MergeRewriteScan extends InTaskRewriteScan implements Support
 
   @Override
   public synchronized void filter(Predicate[] predicates) {
-    for (Predicate p : predicates) {
-      if (!p.name().equals("IN") && !p.name().equals("=")) continue; // reading more files is always safe
-      if (p.children().length == 0 || !(p.children()[0] instanceof NamedReference)) continue;
-      String[] names = ((NamedReference) p.children()[0]).fieldNames();
-      if (names.length != 1 || !names[0].equals(key)) continue;
-      List<Object> these = KeyPruningScan.valuesOf(p);
-      if (these == null) continue;
-      if (values == null) values = new HashSet<>(these);
-      else values.retainAll(these);
-    }
-    if (values == null) return;
-    ColumnBounds bounds = ColumnBounds.of(table(), key);
-    if (bounds != null) {
-      @SuppressWarnings("unchecked")
-      Ordering<Object> order = (Ordering<Object>) TypeUtils.getInterpretedOrdering(bounds.type());
-      Object[] sorted = values.toArray();
-      Arrays.sort(sorted, order);
-      keepKeyRanges(f -> KeyPruningScan.holdsOne(bounds.of(f), sorted, order));
-    }
+    Set<Object> given = SourceKeys.given(key, predicates, values);
+    if (given == null || given == values) return;
+    values = given;
+    SourceKeys.keepFilesHolding(this, key, values);
     ship();
   }
 
@@ -76,10 +54,6 @@ public final class MergeRewriteScan extends InTaskRewriteScan implements Support
 
   /** Hands the values to the tasks' probe, when both exist (Spark builds the readers before it filters). */
   private void ship() {
-    if (probe == null || values == null) return;
-    if (shipped != null) shipped.destroy();
-    shipped = SparkSession.active().sparkContext().broadcast(Set.copyOf(values),
-        scala.reflect.ClassTag$.MODULE$.apply(Set.class));
-    probe.lookFor(shipped);
+    if (probe != null && values != null) probe.sourceKeys().ship(values);
   }
 }

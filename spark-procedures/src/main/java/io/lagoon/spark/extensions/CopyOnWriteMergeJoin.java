@@ -121,8 +121,9 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     Expression cond = join.condition().get();
     if (!hasEquiKey(cond, target, source)) return null;
     JoinHint broadcastSource = new JoinHint(join.hint().leftHint(), scala.Option.apply(BROADCAST));
+    MergeFilesInTasks.KeyEquality eq = MergeFilesInTasks.find(cond, target, source, operation);
     if (!full) {
-      return new Join(filesWithMatches(target, source, cond, operation, filesWithMatches, inTasks), source,
+      return new Join(filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks), source,
           LeftOuter$.MODULE$, join.condition(), broadcastSource);
     }
 
@@ -136,8 +137,10 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     if (snapshot.isEmpty()) return null; // an empty table: nothing to join
     DataSourceV2Relation keys;
     try {
-      keys = DataSourceV2Relation$.MODULE$.create(LagoonTable.asOf(table, snapshot.get()), original.catalog(),
-          original.identifier(), original.options());
+      // With a key equality the read returns only rows holding one of the source's key values.
+      LagoonTable view = eq == null ? LagoonTable.asOf(table, snapshot.get())
+          : LagoonTable.mergeKeysAsOf(table, snapshot.get(), eq.key().name());
+      keys = DataSourceV2Relation$.MODULE$.create(view, original.catalog(), original.identifier(), original.options());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -172,9 +175,17 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
       if (cond.references().contains(a)) sourceColumns.add(a);
     }
     JoinHint broadcastRight = new JoinHint(scala.Option.empty(), scala.Option.apply(BROADCAST));
-    Join matched = new Join(new Project(seq(dedup(keyColumns)), keys), new Project(seq(sourceColumns), source),
-        LeftSemi$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
-    Join unmatched = new Join(source, matched, LeftAnti$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
+    LogicalPlan matchable;
+    if (eq != null) {
+      // The target rows whose key is a source value: the anti join against them needs no semi join first.
+      LogicalPlan given = MergeFilesInTasks.givenSourceValues(keys, keys, byTarget.get(eq.key().exprId()), eq.value(),
+          source);
+      matchable = new Project(seq(dedup(keyColumns)), given);
+    } else {
+      matchable = new Join(new Project(seq(dedup(keyColumns)), keys), new Project(seq(sourceColumns), source),
+          LeftSemi$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
+    }
+    Join unmatched = new Join(source, matchable, LeftAnti$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
     List<NamedExpression> columns = new ArrayList<>();
     scala.collection.Iterator<Attribute> t = target.output().iterator();
     while (t.hasNext()) {
@@ -185,17 +196,17 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     scala.collection.Iterator<Attribute> s = source.output().iterator();
     while (s.hasNext()) columns.add(s.next());
     Project inserts = new Project(seq(columns), unmatched);
-    Join outer = new Join(filesWithMatches(target, source, cond, operation, filesWithMatches, inTasks), source,
+    Join outer = new Join(filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks), source,
         LeftOuter$.MODULE$, join.condition(), broadcastSource);
     return new Union(seq(List.of(outer, inserts)), false, false);
   }
 
   /** The target side, pruned to files with matches in the tasks where it can be. */
-  private static LogicalPlan filesWithMatches(LogicalPlan target, LogicalPlan source, Expression cond,
-                                              CopyOnWriteOperation operation, boolean filesWithMatches,
-                                              boolean[] inTasks) {
-    if (!filesWithMatches) return target;
-    LogicalPlan pruned = MergeFilesInTasks.target(cond, target, source, operation);
+  private static LogicalPlan filesWithMatches(MergeFilesInTasks.KeyEquality eq, LogicalPlan target, LogicalPlan source,
+                                              Expression cond, CopyOnWriteOperation operation,
+                                              boolean filesWithMatches, boolean[] inTasks) {
+    if (!filesWithMatches || eq == null) return target;
+    LogicalPlan pruned = MergeFilesInTasks.target(eq, cond, target, source, operation);
     if (pruned == null) return target;
     inTasks[0] = true;
     return pruned;
