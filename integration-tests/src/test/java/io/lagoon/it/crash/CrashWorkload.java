@@ -17,9 +17,9 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@link Kind#APPEND} and {@link Kind#APPEND_BUCKETED} (bucket-unaware, fixed buckets by
  *       {@code k}): inserts {@link #ROWS} rows tagged {@code (w, i)}. A statement is
  *       visible when all its rows are there, invisible when none is; anything else is partial.
- *       Every third statement is instead a copy-on-write UPDATE that rewrites the files holding
- *       the writer's rows without changing a value ({@link #isRewrite}): a kill inside it must
- *       neither lose nor duplicate a row.
+ *       Every third statement is instead a copy-on-write UPDATE (every sixth a MERGE) that
+ *       rewrites the files holding the writer's rows without changing a value ({@link #isRewrite}):
+ *       a kill inside it must neither lose nor duplicate a row.
  *   <li>{@link Kind#PK} and {@link Kind#DV} (fixed buckets, the second with deletion vectors):
  *       sets the writer's {@link #ROWS} keys to {@code stmt = i}, by INSERT (an upsert) or, every
  *       third statement, by MERGE. All of them must show one statement; a mixture is a partially
@@ -90,6 +90,13 @@ public final class CrashWorkload {
           return "CALL lake.sys.expire_snapshots(table => '" + name + "', retain_max => 10, "
               + "older_than => '2999-01-01 00:00:00')";
       }
+    }
+    if (isRewrite(kind, i) && i % 6 == 0) {
+      // A copy-on-write MERGE that changes no row: its NOT MATCHED clause never holds, but the plan
+      // still finds the unmatched source rows.
+      return "MERGE INTO " + table + " t USING (SELECT id AS k FROM range(0, " + ROWS + ") WHERE id % 3 = 0) s "
+          + "ON t.k = s.k AND t.w = " + writer + " WHEN MATCHED THEN UPDATE SET t.k = s.k "
+          + "WHEN NOT MATCHED AND s.k < 0 THEN INSERT (k, stmt, w) VALUES (s.k, 0, 0)";
     }
     if (isRewrite(kind, i)) return "UPDATE " + table + " SET k = k WHERE w = " + writer + " AND k % 3 = 0";
     long offset = kind.append() ? 0 : (long) writer * ROWS;

@@ -84,6 +84,10 @@ class InTaskMergeFilterTest extends LagoonSparkTest {
     String plan = explain(merge);
     assertTrue(plan.contains("runtimefilters: [dynamicpruningexpression(id#"), plan);
     assertFalse(plan.contains("dynamicpruningexpression(_file"), "no group filter by file: " + plan);
+    // Nothing needs the rows' file paths, so the join and the merge do not carry them.
+    String mergeRows = plan.lines().filter(l -> l.contains("mergerowsexec[")).findFirst().orElseThrow();
+    assertFalse(mergeRows.contains("_file"), mergeRows);
+    assertFalse(plan.lines().anyMatch(l -> l.contains("broadcasthashjoin") && l.contains("_file")), plan);
     List<String> expected = rows("SELECT coalesce(s.id, t.id), coalesce(s.n, t.n), coalesce(s.v, t.v) "
         + "FROM lake.itm.up t FULL OUTER JOIN itm_src s ON t.id = s.id");
     Set<String> before = files("up");

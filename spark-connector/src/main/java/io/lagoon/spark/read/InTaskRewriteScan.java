@@ -10,7 +10,8 @@ import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The scan of a copy-on-write DELETE or UPDATE whose condition reads plain columns of the table:
+ * The scan of a copy-on-write DELETE or UPDATE whose condition reads plain columns of the table
+ * (and, with the source's key values, of a MERGE: {@link MergeRewriteScan}):
  * each task checks a file for a matching row before reading it ({@link FileMatchProbe}) and leaves
  * out a file without one, which the commit then keeps. So Spark's runtime group filter, a job of its
  * own over every file before the rewrite starts, is not needed; only files with matches are

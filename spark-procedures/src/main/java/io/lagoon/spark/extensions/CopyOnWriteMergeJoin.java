@@ -82,8 +82,13 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
       public LogicalPlan apply(LogicalPlan p) {
         if (!isDefinedAt(p)) return p;
         MergeRows merge = (MergeRows) p;
-        LogicalPlan joined = rewrite((Join) merge.child(), operation, original, filesWithMatches, inTasks);
-        return joined == null ? p : merge.withNewChildren(seq(List.of(joined)));
+        int filePath = MergeWithoutFilePaths.droppable(merge);
+        boolean[] dropped = {false};
+        LogicalPlan joined = rewrite((Join) merge.child(), operation, original, filesWithMatches, inTasks,
+            filePath >= 0, dropped);
+        if (joined == null) return p;
+        return dropped[0] ? MergeWithoutFilePaths.without(merge, filePath, joined)
+            : merge.withNewChildren(seq(List.of(joined)));
       }
     });
     if (query == replace.query()) return plan;
@@ -106,9 +111,12 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
    *
    * @param filesWithMatches whether only files with matches need rewriting, which the rewrite
    *     then finds in its tasks where it can ({@link MergeFilesInTasks}), setting {@code inTasks[0]}
+   * @param filePathDroppable whether the merge can do without {@code _file}; when the tasks find the
+   *     files, nothing else needs it, and the joined rows leave it out, setting {@code dropped[0]}
    */
   private static LogicalPlan rewrite(Join join, CopyOnWriteOperation operation, DataSourceV2Relation original,
-                                     boolean filesWithMatches, boolean[] inTasks) {
+                                     boolean filesWithMatches, boolean[] inTasks, boolean filePathDroppable,
+                                     boolean[] dropped) {
     boolean full = join.joinType() == FullOuter$.MODULE$;
     if (!full && join.joinType() != LeftOuter$.MODULE$) return null;
     if (join.condition().isEmpty() || join.hint().rightHint().isDefined()) return null;
@@ -123,8 +131,12 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     JoinHint broadcastSource = new JoinHint(join.hint().leftHint(), scala.Option.apply(BROADCAST));
     MergeFilesInTasks.KeyEquality eq = MergeFilesInTasks.find(cond, target, source, operation);
     if (!full) {
-      return new Join(filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks), source,
-          LeftOuter$.MODULE$, join.condition(), broadcastSource);
+      LogicalPlan read = filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks);
+      if (inTasks[0] && filePathDroppable) {
+        read = MergeWithoutFilePaths.withoutFilePath(read);
+        dropped[0] = true;
+      }
+      return new Join(read, source, LeftOuter$.MODULE$, join.condition(), broadcastSource);
     }
 
     FileStoreTable table = operation.table();
@@ -186,18 +198,23 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
           LeftSemi$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
     }
     Join unmatched = new Join(source, matchable, LeftAnti$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
+    LogicalPlan read = filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks);
+    if (inTasks[0] && filePathDroppable) {
+      read = MergeWithoutFilePaths.withoutFilePath(read);
+      dropped[0] = true;
+    }
     List<NamedExpression> columns = new ArrayList<>();
     scala.collection.Iterator<Attribute> t = target.output().iterator();
     while (t.hasNext()) {
       Attribute a = t.next();
+      if (dropped[0] && MergeWithoutFilePaths.isFilePath(a)) continue;
       columns.add(new Alias(Literal$.MODULE$.create(null, a.dataType()), a.name(), NamedExpression$.MODULE$.newExprId(),
           emptySeq(), scala.Option.empty(), emptySeq()));
     }
     scala.collection.Iterator<Attribute> s = source.output().iterator();
     while (s.hasNext()) columns.add(s.next());
     Project inserts = new Project(seq(columns), unmatched);
-    Join outer = new Join(filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks), source,
-        LeftOuter$.MODULE$, join.condition(), broadcastSource);
+    Join outer = new Join(read, source, LeftOuter$.MODULE$, join.condition(), broadcastSource);
     return new Union(seq(List.of(outer, inserts)), false, false);
   }
 
