@@ -41,13 +41,23 @@ public final class BitmapIndex {
   }
 
   private final int rowCount;
-  private final Map<Key, RoaringBitmap> values;
-  private final RoaringBitmap nulls;
+  /** Each value's bitmap offset in the body (or {@code -1 - row} for a single row). */
+  private final Map<Key, Integer> offsets;
+  /** The serialized index and where its bitmaps start: a query needs the bitmaps of few values. */
+  private final ByteBuffer in;
+  private final int bodyStart;
+  /** The null bitmap's offset; null when no row is null. */
+  private final Integer nullOffset;
+  /** The bitmaps read so far. */
+  private final Map<Key, RoaringBitmap> values = new HashMap<>();
+  private RoaringBitmap nulls;
 
-  private BitmapIndex(int rowCount, Map<Key, RoaringBitmap> values, RoaringBitmap nulls) {
+  private BitmapIndex(int rowCount, Map<Key, Integer> offsets, ByteBuffer in, int bodyStart, Integer nullOffset) {
     this.rowCount = rowCount;
-    this.values = values;
-    this.nulls = nulls;
+    this.offsets = offsets;
+    this.in = in;
+    this.bodyStart = bodyStart;
+    this.nullOffset = nullOffset;
   }
 
   /** A value's key: its encoded bytes (for {@link Width#VARIABLE}, without the length prefix). */
@@ -160,7 +170,10 @@ public final class BitmapIndex {
     }
   }
 
-  /** The index serialized at {@code data[offset, offset + length)}, version 1 or 2. */
+  /**
+   * The index serialized at {@code data[offset, offset + length)}, version 1 or 2. Only the head
+   * (the values and their bitmaps' offsets) is read here; each bitmap when first asked for.
+   */
   public static BitmapIndex read(byte[] data, int offset, int length, Width width) {
     ByteBuffer in = ByteBuffer.wrap(data, offset, length).slice();
     int version = in.get();
@@ -198,10 +211,7 @@ public final class BitmapIndex {
     }
     if (offsets.size() != distinct) throw new IllegalArgumentException("Corrupt bitmap index: " + offsets.size()
         + " values, head says " + distinct);
-    Map<Key, RoaringBitmap> values = new HashMap<>();
-    for (Map.Entry<Key, Integer> e : offsets.entrySet()) values.put(e.getKey(), bitmap(in, bodyStart, e.getValue()));
-    RoaringBitmap nulls = hasNull ? bitmap(in, bodyStart, nullOffset) : new RoaringBitmap();
-    return new BitmapIndex(rowCount, values, nulls);
+    return new BitmapIndex(rowCount, offsets, in, bodyStart, hasNull ? nullOffset : null);
   }
 
   private static Key key(ByteBuffer in, Width width) {
@@ -229,28 +239,38 @@ public final class BitmapIndex {
     return rowCount;
   }
 
-  /** The rows holding the value (empty when no row does); not to be modified. */
-  public RoaringBitmap rowsOf(Key value) {
-    RoaringBitmap rows = values.get(value);
-    return rows == null ? new RoaringBitmap() : rows;
+  /**
+   * The rows holding the value (empty when no row does); not to be modified.
+   *
+   * @throws IllegalArgumentException when its bitmap is corrupt
+   */
+  public synchronized RoaringBitmap rowsOf(Key value) {
+    Integer offset = offsets.get(value);
+    if (offset == null) return new RoaringBitmap();
+    return values.computeIfAbsent(value, k -> bitmap(in, bodyStart, offset));
   }
 
-  /** The rows whose value is null; not to be modified. */
-  public RoaringBitmap nullRows() {
+  /**
+   * The rows whose value is null; not to be modified.
+   *
+   * @throws IllegalArgumentException when its bitmap is corrupt
+   */
+  public synchronized RoaringBitmap nullRows() {
+    if (nulls == null) nulls = nullOffset == null ? new RoaringBitmap() : bitmap(in, bodyStart, nullOffset);
     return nulls;
   }
 
   public boolean contains(Key value) {
-    return values.containsKey(value);
+    return offsets.containsKey(value);
   }
 
   /** The distinct non-null values the file holds. */
   public java.util.Set<Key> keys() {
-    return java.util.Collections.unmodifiableSet(values.keySet());
+    return java.util.Collections.unmodifiableSet(offsets.keySet());
   }
 
   /** How many distinct non-null values the file holds. */
   public int distinctValues() {
-    return values.size();
+    return offsets.size();
   }
 }

@@ -87,7 +87,13 @@ class BitmapIndexTest {
     for (int i = 0; i < 10; i++) b.add(BitmapIndex.Key.ofInt(i % 2));
     byte[] bytes = b.serialize();
     bytes[bytes.length - 10] ^= 0x7f;
-    assertThrows(IllegalArgumentException.class, () -> BitmapIndex.read(bytes, 0, bytes.length - 9, BitmapIndex.Width.FOUR));
+    // The head reads; a bitmap is read when first asked for, and one that cannot be is refused then.
+    BitmapIndex cut = BitmapIndex.read(bytes, 0, bytes.length - 9, BitmapIndex.Width.FOUR);
+    assertEquals(2, cut.distinctValues());
+    assertThrows(IllegalArgumentException.class, () -> {
+      cut.rowsOf(BitmapIndex.Key.ofInt(0));
+      cut.rowsOf(BitmapIndex.Key.ofInt(1));
+    });
     assertThrows(IllegalArgumentException.class,
         () -> new BitmapIndex.Builder(BitmapIndex.Width.EIGHT).add(BitmapIndex.Key.ofInt(1)));
   }

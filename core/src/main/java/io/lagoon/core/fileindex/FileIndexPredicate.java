@@ -120,7 +120,13 @@ public final class FileIndexPredicate {
       if (v == null) continue;
       org.roaringbitmap.RoaringBitmap rows = null;
       BitmapIndex.Key k = b == null ? null : key(field.type(), v);
-      if (k != null) rows = b.rowsOf(k);
+      if (k != null) {
+        try {
+          rows = b.rowsOf(k);
+        } catch (IllegalArgumentException corrupt) {
+          return null; // a bitmap that cannot be read decides nothing
+        }
+      }
       Long c = s == null ? null : bsiValue(field.type(), v);
       if (c != null) rows = rows == null ? s.equalTo(c) : org.roaringbitmap.RoaringBitmap.and(rows, s.equalTo(c));
       if (rows == null) return null; // a value neither index decides
@@ -131,7 +137,7 @@ public final class FileIndexPredicate {
 
   private org.roaringbitmap.RoaringBitmap nullRows(String column) {
     BitmapIndex b = bitmap(column);
-    if (b != null) return b.nullRows();
+    if (b != null) return readable(b);
     BitSliceIndex s = bsi(column);
     if (s == null) return null;
     org.roaringbitmap.RoaringBitmap all = org.roaringbitmap.RoaringBitmap.bitmapOfRange(0, s.rowCount());
@@ -142,9 +148,19 @@ public final class FileIndexPredicate {
     BitSliceIndex s = bsi(column);
     if (s != null) return s.nonNullRows();
     BitmapIndex b = bitmap(column);
-    if (b == null) return null;
+    org.roaringbitmap.RoaringBitmap nulls = b == null ? null : readable(b);
+    if (nulls == null) return null;
     org.roaringbitmap.RoaringBitmap all = org.roaringbitmap.RoaringBitmap.bitmapOfRange(0, b.rowCount());
-    return org.roaringbitmap.RoaringBitmap.andNot(all, b.nullRows());
+    return org.roaringbitmap.RoaringBitmap.andNot(all, nulls);
+  }
+
+  /** The bitmap's null rows, or null when that bitmap cannot be read (it then decides nothing). */
+  private static org.roaringbitmap.RoaringBitmap readable(BitmapIndex b) {
+    try {
+      return b.nullRows();
+    } catch (IllegalArgumentException corrupt) {
+      return null;
+    }
   }
 
   /** Rows with {@code col >= value + strict} (atLeast) or {@code col <= value - strict}, by a bit-sliced index. */

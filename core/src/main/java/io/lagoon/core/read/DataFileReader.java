@@ -53,6 +53,10 @@ public final class DataFileReader implements Serializable {
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetInt96;
   /** Parquet without the row-index column, for whole-file reads that count positions; null when filters are pushed. */
   private Function1<PartitionedFile, Iterator<InternalRow>> parquetCounted;
+  /** Whether {@link #parquetCounted} reads every whole file (no filters to push), not only those with a row selection. */
+  private boolean countsAlways;
+  /** Builds {@link #parquetCounted} when only files with a row selection use it (driver side). */
+  private transient java.util.function.Supplier<Function1<PartitionedFile, Iterator<InternalRow>>> countedReader;
   private List<String> ntzColumns = List.of();
   /**
    * The column Spark's Parquet reader fills with each row's position in its file (and the ORC
@@ -199,8 +203,18 @@ public final class DataFileReader implements Serializable {
     if (rowPositions && parquet && filters.isEmpty()) {
       // Without filters the reader returns every row of a file in order, so a whole-file read can
       // count positions instead of having Spark generate its row-index column (see open).
+      // Its own copy: Spark's reader writes its read schema into the configuration it broadcasts,
+      // which (in a local session) the other reader's tasks would see.
       reader.parquetCounted = new ParquetFileFormat().buildReaderWithPartitionValues(spark, dataSchema, noPartitions,
-          output, pushed, options, conf);
+          output, pushed, options, new LeanConfiguration(conf));
+      reader.countsAlways = true;
+    } else if (rowPositions && parquet) {
+      Configuration readConf = conf;
+      StructType dataColumns = dataSchema;
+      StructType outputColumns = output;
+      reader.countedReader = () -> new ParquetFileFormat().buildReaderWithPartitionValues(spark, dataColumns,
+          noPartitions, outputColumns, JavaConverters.asScalaBuffer(new java.util.ArrayList<Filter>()).toSeq(), options,
+          new LeanConfiguration(readConf));
     }
     if (avro) reader.avro = new AvroDataReader(required, shared);
     reader.output = output;
@@ -331,9 +345,21 @@ public final class DataFileReader implements Serializable {
    */
   public Iterator<InternalRow> open(Path path, long start, long length, long fileSize, DeletionVector deleted,
                                     LongConsumer dropped) {
+    return open(path, start, length, fileSize, deleted, dropped, false);
+  }
+
+  /**
+   * @param selection whether {@code deleted} leaves out the rows outside a file's row selection
+   *     (its indexes' answer): such a whole file is read without pushed filters, counting positions
+   *     ({@link #countSelectedPositions}); the selection already narrows it further than row-group
+   *     stats could, and every filter is checked again on the rows
+   */
+  private Iterator<InternalRow> open(Path path, long start, long length, long fileSize, DeletionVector deleted,
+                                     LongConsumer dropped, boolean selection) {
     if (!rowPositions && deleted != null) throw new IllegalStateException("This reader was built without row positions");
     if (!rowPositions && !withFile) return openRaw(path, start, length, fileSize);
-    if (parquetCounted != null && start == 0 && length >= fileSize && path.getName().endsWith(".parquet")
+    if (parquetCounted != null && (countsAlways || selection) && start == 0 && length >= fileSize
+        && path.getName().endsWith(".parquet")
         && !(parquetInt96 != null && hasInt96Ntz(path))) {
       @SuppressWarnings({"unchecked", "rawtypes"})
       Iterator<InternalRow> counted = (Iterator) new DeletionVectorFilter(parquetBatches(parquetCounted.apply(
@@ -345,6 +371,28 @@ public final class DataFileReader implements Serializable {
     Iterator<InternalRow> filtered = (Iterator) new DeletionVectorFilter(openRaw(path, start, length, fileSize), output,
         rowPositions, deleted, batch, dropped, withFile ? path.toString() : null, withPosition);
     return filtered;
+  }
+
+  /**
+   * Lets whole files with a row selection count their row positions though the reader pushes
+   * filters (driver side): Spark's row-index column, which a filtered read needs, boxes every
+   * position it generates, a sixth of such a scan's time.
+   */
+  public DataFileReader countSelectedPositions() {
+    if (parquetCounted == null && countedReader != null) parquetCounted = countedReader.get();
+    for (Older o : older.values()) o.reader.countSelectedPositions();
+    return this;
+  }
+
+  /**
+   * Opens a byte range of a file written under the given schema, leaving out the rows outside its
+   * row selection ({@code outside}; see {@link #countSelectedPositions}).
+   */
+  public Iterator<InternalRow> openSelected(Path path, long start, long length, long fileSize, DeletionVector outside,
+                                            long schemaId) {
+    Older o = older.get(schemaId);
+    if (o == null) return open(path, start, length, fileSize, outside, n -> { }, true);
+    return o.columns.adapt(o.reader.open(path, start, length, fileSize, outside, n -> { }, true), batch, extras);
   }
 
   /**

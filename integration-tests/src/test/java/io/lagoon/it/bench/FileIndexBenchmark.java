@@ -43,6 +43,8 @@ public final class FileIndexBenchmark {
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
   private StatementReads reads;
+  /** With -Dbench.trace, each query's wall-clock window goes to stderr (to cut a profile by query). */
+  private static final boolean TRACE = Boolean.getBoolean("bench.trace");
 
   public static void main(String[] args) throws Exception {
     FileIndexBenchmark b = new FileIndexBenchmark();
@@ -133,9 +135,12 @@ public final class FileIndexBenchmark {
           for (String engine : active) {
             String q = "SELECT count(*), sum(id) FROM " + engine + ".bi." + t + " WHERE " + where;
             if (i == 0) reads.start();
+            long wallStart = System.currentTimeMillis();
             long start = System.nanoTime();
             String got = spark.sql(q).collectAsList().toString();
             times.get(engine).get(t + " " + which)[i] = System.nanoTime() - start;
+            if (TRACE) System.err.println("trace " + engine + " " + t + " " + which + " " + i + " " + wallStart + " "
+                + System.currentTimeMillis());
             if (i == 0) read.computeIfAbsent(engine, k -> new LinkedHashMap<>()).put(t + " " + which, reads.stop());
             if (!got.equals(expected)) throw new IllegalStateException(engine + " " + q + " answered " + got + ", expected " + expected);
           }

@@ -221,6 +221,28 @@ class BitmapIndexSkippingTest extends LagoonSparkTest {
   }
 
   /** Row groups in which the selection keeps no row are not read at all; positions and answers stay right. */
+  /**
+   * A whole file read with a row selection counts its rows' positions itself (no pushed filter
+   * then): the positions are still each row's own, with or without the vectorized reader.
+   */
+  @Test
+  void aSelectedWholeFileKeepsEachRowsPosition() {
+    for (String vectorized : new String[] {"true", "false"}) {
+      spark.conf().set("spark.sql.parquet.enableVectorizedReader", vectorized);
+      try {
+        List<org.apache.spark.sql.Row> got = sql("SELECT id, _pos FROM " + T + " WHERE n = 11 AND id > 1100")
+            .collectAsList();
+        assertEquals(rows("SELECT count(*) FROM plain WHERE n = 11 AND id > 1100"), List.of(Integer.toString(got.size())));
+        assertTrue(got.size() > 50, "rows: " + got.size());
+        for (org.apache.spark.sql.Row r : got) {
+          assertEquals((r.getLong(0) - 1000) / 2, r.getLong(1), "the position of id " + r.getLong(0));
+        }
+      } finally {
+        spark.conf().unset("spark.sql.parquet.enableVectorizedReader");
+      }
+    }
+  }
+
   @Test
   void rowGroupsWithoutSelectedRowsAreNotRead() {
     sql("CREATE TABLE lake.bm.rg (id INT, k INT, pad STRING) TBLPROPERTIES ('file-index.bitmap.columns' = 'k', "

@@ -69,7 +69,7 @@ final class FileRangesReader<T> implements PartitionReader<T> {
           Path path = new Path(r.path);
           RowGroupRanges.Plan groups = reader.rowGroupsToRead(path, r.start, r.length, outside);
           if (groups == null) {
-            current = reader.open(path, r.start, r.length, r.fileSize, outside, n -> { }, r.schemaId);
+            current = reader.openSelected(path, r.start, r.length, r.fileSize, outside, r.schemaId);
           } else {
             rowGroupsSkipped += groups.skipped();
             @SuppressWarnings({"unchecked", "rawtypes"})

@@ -325,6 +325,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot read the schemas of " + table.fullName() + ": " + e.getMessage(), e);
     }
+    if (!plan().rowSelections.isEmpty()) reader.countSelectedPositions();
     MergeReadContext merge = null;
     if (merging) {
       List<List<io.lagoon.core.mergetree.Section>> sections = new ArrayList<>();
