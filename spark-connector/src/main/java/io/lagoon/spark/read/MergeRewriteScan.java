@@ -39,10 +39,9 @@ public final class MergeRewriteScan extends InTaskRewriteScan implements Support
 
   @Override
   public synchronized void filter(Predicate[] predicates) {
-    Set<Object> given = SourceKeys.given(key, predicates, values);
-    if (given == null || given == values) return;
+    Set<Object> given = SourceKeys.narrow(this, key, predicates, values);
+    if (given == values) return;
     values = given;
-    SourceKeys.keepFilesHolding(this, key, values);
     ship();
   }
 

@@ -55,7 +55,7 @@ final class SourceKeys implements Serializable {
    * The values of {@code key} the runtime filters give ({@code key IN (...)} or {@code key = v}),
    * kept in common with {@code before}; {@code before} when none names the key.
    */
-  static Set<Object> given(String key, Predicate[] predicates, Set<Object> before) {
+  private static Set<Object> given(String key, Predicate[] predicates, Set<Object> before) {
     Set<Object> out = before;
     for (Predicate p : predicates) {
       if (!p.name().equals("IN") && !p.name().equals("=")) continue; // reading more is always safe
@@ -74,8 +74,19 @@ final class SourceKeys implements Serializable {
     return out;
   }
 
+  /**
+   * The source's values the runtime filters give a scan, kept in common with {@code before}, and
+   * the scan narrowed to the files whose range of {@code key} holds one; {@code before} when no
+   * filter names the key.
+   */
+  static Set<Object> narrow(LagoonScan scan, String key, Predicate[] predicates, Set<Object> before) {
+    Set<Object> given = given(key, predicates, before);
+    if (given != null && given != before) keepFilesHolding(scan, key, given);
+    return given;
+  }
+
   /** Keeps only the files of {@code scan} whose range of {@code key} holds one of the values (where it has stats). */
-  static void keepFilesHolding(LagoonScan scan, String key, Set<Object> values) {
+  private static void keepFilesHolding(LagoonScan scan, String key, Set<Object> values) {
     ColumnBounds bounds = ColumnBounds.of(scan.table(), key);
     if (bounds == null) return;
     @SuppressWarnings("unchecked")

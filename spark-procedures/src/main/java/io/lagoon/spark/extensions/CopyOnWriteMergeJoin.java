@@ -190,8 +190,7 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     LogicalPlan matchable;
     if (eq != null) {
       // The target rows whose key is a source value: the anti join against them needs no semi join first.
-      LogicalPlan given = MergeFilesInTasks.givenSourceValues(keys, keys, byTarget.get(eq.key().exprId()), eq.value(),
-          source);
+      LogicalPlan given = SourceValuesFilter.over(keys, keys, byTarget.get(eq.key().exprId()), eq.value(), source);
       matchable = new Project(seq(dedup(keyColumns)), given);
     } else {
       matchable = new Join(new Project(seq(dedup(keyColumns)), keys), new Project(seq(sourceColumns), source),

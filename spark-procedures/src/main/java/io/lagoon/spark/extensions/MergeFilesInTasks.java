@@ -7,19 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.DynamicPruningSubquery;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.connector.write.RowLevelOperationTable;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
-import scala.runtime.AbstractPartialFunction;
 
 /**
  * A copy-on-write MERGE whose reads of the target take the source's values of a column the
@@ -92,26 +88,7 @@ final class MergeFilesInTasks {
       check = new And(check, c);
     }
     if (!operation.filterMergeInTasks(check, eq.key().name())) return null;
-    return givenSourceValues(target, relation, eq.key(), eq.value(), source);
-  }
-
-  /** {@code plan} with {@code relation} under a dynamic pruning filter: its {@code key} among the source's values. */
-  static LogicalPlan givenSourceValues(LogicalPlan plan, LogicalPlan relation, Attribute key, Expression value,
-                                       LogicalPlan source) {
-    Expression pruning = new DynamicPruningSubquery(key, source,
-        scala.collection.JavaConverters.asScalaBuffer(List.of(value)).toSeq(), 0, false,
-        NamedExpression$.MODULE$.newExprId(), scala.Option.empty());
-    return plan.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
-      @Override
-      public boolean isDefinedAt(LogicalPlan p) {
-        return p == relation;
-      }
-
-      @Override
-      public LogicalPlan apply(LogicalPlan p) {
-        return p == relation ? new Filter(pruning, p) : p;
-      }
-    });
+    return SourceValuesFilter.over(target, relation, eq.key(), eq.value(), source);
   }
 
   private static DataSourceV2Relation relation(LogicalPlan target) {

@@ -7,7 +7,6 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.DynamicPruningSubquery;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.plans.Inner$;
 import org.apache.spark.sql.catalyst.plans.JoinType;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
@@ -85,20 +84,7 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
         value = eq.left();
       }
       if (key == null) continue;
-      Expression pruning = new DynamicPruningSubquery(key, sourceSide,
-          scala.collection.JavaConverters.asScalaBuffer(List.of(value)).toSeq(), 0, false,
-          NamedExpression$.MODULE$.newExprId(), scala.Option.empty());
-      LogicalPlan pruned = targetSide.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
-        @Override
-        public boolean isDefinedAt(LogicalPlan p) {
-          return p == relation;
-        }
-
-        @Override
-        public LogicalPlan apply(LogicalPlan p) {
-          return p == relation ? new Filter(pruning, p) : p;
-        }
-      });
+      LogicalPlan pruned = SourceValuesFilter.over(targetSide, relation, (Attribute) key, value, sourceSide);
       return targetLeft ? join.withNewChildren(scala.collection.JavaConverters.asScalaBuffer(List.of(pruned, sourceSide)).toSeq())
           : join.withNewChildren(scala.collection.JavaConverters.asScalaBuffer(List.of(sourceSide, pruned)).toSeq());
     }
