@@ -55,6 +55,11 @@ public class InTaskRewriteScan extends LagoonScan {
     return probe;
   }
 
+  /** The column whose values a MERGE's source holds; null for none. */
+  String key() {
+    return key;
+  }
+
   /** Hook for a subclass that feeds the probe values found at run time. */
   void probeBuilt(FileMatchProbe built) {
   }

@@ -73,52 +73,23 @@ public final class MergeKeysScan extends LagoonScan implements SupportsRuntimeV2
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
-      return files.supportColumnarReads(partition) ? new BatchRows(files.createColumnarReader(partition), keys)
-          : new Rows(files.createReader(partition), keys);
+      return new Admitted(files.supportColumnarReads(partition) ? files.createColumnarReader(partition)
+          : files.createReader(partition), keys);
     }
   }
 
-  /** The rows of a row reader whose key is a source value. */
-  private static final class Rows implements PartitionReader<InternalRow> {
-    private final PartitionReader<InternalRow> in;
-    private final SourceKeys keys;
-
-    Rows(PartitionReader<InternalRow> in, SourceKeys keys) {
-      this.in = in;
-      this.keys = keys;
-    }
-
-    @Override
-    public boolean next() throws IOException {
-      while (in.next()) if (keys.admits(in.get())) return true;
-      return false;
-    }
-
-    @Override
-    public InternalRow get() {
-      return in.get();
-    }
-
-    @Override
-    public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
-      return in.currentMetricsValues();
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
-    }
-  }
-
-  /** The rows of a batch reader's batches whose key is a source value (the batch's reused row view). */
-  private static final class BatchRows implements PartitionReader<InternalRow> {
-    private final PartitionReader<ColumnarBatch> in;
+  /**
+   * The rows whose key is a source value, of a reader of rows or of batches (whose rows are the
+   * batch's reused row view).
+   */
+  private static final class Admitted implements PartitionReader<InternalRow> {
+    private final PartitionReader<?> in;
     private final SourceKeys keys;
     private ColumnarBatch batch;
     private int next;
     private InternalRow row;
 
-    BatchRows(PartitionReader<ColumnarBatch> in, SourceKeys keys) {
+    Admitted(PartitionReader<?> in, SourceKeys keys) {
       this.in = in;
       this.keys = keys;
     }
@@ -134,8 +105,17 @@ public final class MergeKeysScan extends LagoonScan implements SupportsRuntimeV2
           }
         }
         if (!in.next()) return false;
-        batch = in.get();
-        next = 0;
+        Object got = in.get();
+        if (got instanceof ColumnarBatch) {
+          batch = (ColumnarBatch) got;
+          next = 0;
+        } else {
+          batch = null;
+          if (keys.admits((InternalRow) got)) {
+            row = (InternalRow) got;
+            return true;
+          }
+        }
       }
     }
 

@@ -21,7 +21,6 @@ import org.apache.spark.sql.types.StructType;
  * it. So Spark's group-filter job (the target joined with the source before the rewrite) is not run.
  */
 public final class MergeRewriteScan extends InTaskRewriteScan implements SupportsRuntimeV2Filtering {
-  private final String key;
   /** The source's values of the key, once the runtime filter gave them; null until then. */
   private Set<Object> values;
   private FileMatchProbe probe;
@@ -29,17 +28,16 @@ public final class MergeRewriteScan extends InTaskRewriteScan implements Support
   MergeRewriteScan(FileStoreTable table, StructType tableSchema, StructType required, List<String> metadata,
                    List<Filter> filters, Expression condition, List<Attribute> conditionColumns, String key) {
     super(table, tableSchema, required, metadata, filters, condition, conditionColumns, key);
-    this.key = key;
   }
 
   @Override
   public NamedReference[] filterAttributes() {
-    return new NamedReference[] {Expressions.column(key)};
+    return new NamedReference[] {Expressions.column(key())};
   }
 
   @Override
   public synchronized void filter(Predicate[] predicates) {
-    Set<Object> given = SourceKeys.narrow(this, key, predicates, values);
+    Set<Object> given = SourceKeys.narrow(this, key(), predicates, values);
     if (given == values) return;
     values = given;
     ship();

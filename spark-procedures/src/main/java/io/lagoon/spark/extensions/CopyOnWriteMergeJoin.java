@@ -131,11 +131,8 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     JoinHint broadcastSource = new JoinHint(join.hint().leftHint(), scala.Option.apply(BROADCAST));
     MergeFilesInTasks.KeyEquality eq = MergeFilesInTasks.find(cond, target, source, operation);
     if (!full) {
-      LogicalPlan read = filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks);
-      if (inTasks[0] && filePathDroppable) {
-        read = MergeWithoutFilePaths.withoutFilePath(read);
-        dropped[0] = true;
-      }
+      LogicalPlan read = targetRead(eq, target, source, cond, operation, filesWithMatches, inTasks, filePathDroppable,
+          dropped);
       return new Join(read, source, LeftOuter$.MODULE$, join.condition(), broadcastSource);
     }
 
@@ -197,11 +194,8 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
           LeftSemi$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
     }
     Join unmatched = new Join(source, matchable, LeftAnti$.MODULE$, scala.Option.apply(keysCond), broadcastRight);
-    LogicalPlan read = filesWithMatches(eq, target, source, cond, operation, filesWithMatches, inTasks);
-    if (inTasks[0] && filePathDroppable) {
-      read = MergeWithoutFilePaths.withoutFilePath(read);
-      dropped[0] = true;
-    }
+    LogicalPlan read = targetRead(eq, target, source, cond, operation, filesWithMatches, inTasks, filePathDroppable,
+        dropped);
     List<NamedExpression> columns = new ArrayList<>();
     scala.collection.Iterator<Attribute> t = target.output().iterator();
     while (t.hasNext()) {
@@ -217,15 +211,20 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     return new Union(seq(List.of(outer, inserts)), false, false);
   }
 
-  /** The target side, pruned to files with matches in the tasks where it can be. */
-  private static LogicalPlan filesWithMatches(MergeFilesInTasks.KeyEquality eq, LogicalPlan target, LogicalPlan source,
-                                              Expression cond, CopyOnWriteOperation operation,
-                                              boolean filesWithMatches, boolean[] inTasks) {
+  /**
+   * The target side: pruned to the files with matches in the tasks where it can be, and then
+   * without {@code _file} when the merge can do without it (nothing else needs it).
+   */
+  private static LogicalPlan targetRead(MergeFilesInTasks.KeyEquality eq, LogicalPlan target, LogicalPlan source,
+                                        Expression cond, CopyOnWriteOperation operation, boolean filesWithMatches,
+                                        boolean[] inTasks, boolean filePathDroppable, boolean[] dropped) {
     if (!filesWithMatches || eq == null) return target;
     LogicalPlan pruned = MergeFilesInTasks.target(eq, cond, target, source, operation);
     if (pruned == null) return target;
     inTasks[0] = true;
-    return pruned;
+    if (!filePathDroppable) return pruned;
+    dropped[0] = true;
+    return MergeWithoutFilePaths.withoutFilePath(pruned);
   }
 
   /** Whether this side reads the row-level operation's table (the target of the rewrite). */
