@@ -107,7 +107,7 @@ class RowLevelSqlTest extends LagoonSparkTest {
         MergeOracle.expectedUpdate("{copy}", values, condition), false);
   }
 
-  private static Case merge(String name, String source, String on, MergeOracle.When... clauses) {
+  static Case merge(String name, String source, String on, MergeOracle.When... clauses) {
     return new Case(name, MergeOracle.mergeStatement("{t}", source, on, List.of(clauses)),
         MergeOracle.expectedMerge("{copy}", source, on, List.of(clauses)), false);
   }

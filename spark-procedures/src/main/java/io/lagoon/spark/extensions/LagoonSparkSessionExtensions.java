@@ -12,7 +12,8 @@ import scala.runtime.BoxedUnit;
  * one read only the target files their source's keys may be in, {@link MergeTargetPruning}; a copy-on-write
  * MERGE with a small source joins it where the target's files are read, {@link CopyOnWriteMergeJoin}; a DELETE
  * or UPDATE of a primary-key table writes each bucket where it read it, {@link BucketAlignedWrites}; an INSERT
- * whose column list leaves columns out writes NULL into them, {@link InsertColumnListNulls}).
+ * whose column list leaves columns out writes NULL into them, {@link InsertColumnListNulls}; a MERGE's
+ * clauses run without Spark's per-row control exception, {@link PlanMergeRows}).
  */
 public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -63,6 +64,12 @@ public final class LagoonSparkSessionExtensions extends AbstractFunction1<SparkS
       @Override
       public org.apache.spark.sql.execution.SparkStrategy apply(org.apache.spark.sql.SparkSession session) {
         return new BucketAlignedWrites();
+      }
+    });
+    extensions.injectPlannerStrategy(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.execution.SparkStrategy apply(org.apache.spark.sql.SparkSession session) {
+        return new PlanMergeRows();
       }
     });
     return BoxedUnit.UNIT;
