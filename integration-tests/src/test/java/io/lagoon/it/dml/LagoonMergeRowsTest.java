@@ -3,6 +3,7 @@ package io.lagoon.it.dml;
 import static io.lagoon.it.dml.MergeOracle.matchedDelete;
 import static io.lagoon.it.dml.MergeOracle.matchedUpdate;
 import static io.lagoon.it.dml.MergeOracle.notMatchedInsert;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lagoon.it.oracle.RequiresPaimon131;
@@ -47,6 +48,35 @@ class LagoonMergeRowsTest extends RowLevelSqlTest {
     String plan = String.join("\n", rows("EXPLAIN MERGE INTO " + table(kind) + " t USING src s ON t.id = s.id "
         + "WHEN MATCHED THEN UPDATE SET t.v = s.v WHEN NOT MATCHED THEN INSERT *"));
     assertTrue(plan.contains("LagoonMergeRowsExec["), plan);
+  }
+
+  /**
+   * Carried-over rows are handed on as the joined row's leading fields without a copy, which only
+   * holds while both rows have the same null-bit width: here the joined rows have more than 64
+   * fields and the target's fewer, so the rows are copied, and must still come out whole.
+   */
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void aWideTablesCarriedOverRowsComeOutWhole(Kind kind) {
+    List<String> cols = new ArrayList<>();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      cols.add("c" + i + " INT");
+      values.add("id * 100 + " + i + " AS c" + i);
+    }
+    String t = "lake.dml.wide_" + kind.name().toLowerCase();
+    sql("CREATE TABLE " + t + " (id INT" + (kind.pk ? " NOT NULL" : "") + ", v STRING, " + String.join(", ", cols)
+        + ", p STRING) " + kind.ddl);
+    String select = "SELECT CAST(id AS INT) AS id, concat('v', id) AS v, " + String.join(", ", values)
+        + ", CAST(id % 3 AS STRING) AS p FROM range(";
+    sql("INSERT INTO " + t + " " + select + "0, 30)");
+    sql("CREATE OR REPLACE TEMP VIEW wide_src AS " + select + "25, 35)");
+    sql("MERGE INTO " + t + " t USING wide_src s ON t.id = s.id AND t.p = s.p "
+        + "WHEN MATCHED THEN UPDATE SET t.v = 'updated' WHEN NOT MATCHED THEN INSERT *");
+    String expected = "SELECT id, CASE WHEN id >= 25 AND id < 30 THEN 'updated' ELSE v END AS v, "
+        + String.join(", ", values.stream().map(x -> x.substring(x.lastIndexOf(' ') + 1)).toList()) + ", p FROM ("
+        + select + "0, 35))";
+    assertEquals(rows(expected), rows("SELECT * FROM " + t));
   }
 
   private static String table(Kind kind) {

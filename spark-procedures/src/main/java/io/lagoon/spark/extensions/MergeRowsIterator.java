@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.BasePredicate;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.GeneratePredicate$;
 import org.apache.spark.sql.catalyst.plans.logical.MergeRows;
 import org.apache.spark.sql.errors.QueryExecutionErrors;
@@ -58,6 +59,8 @@ final class MergeRowsIterator implements Iterator<InternalRow> {
     final BasePredicate condition;
     final UnsafeProjection row;
     final UnsafeProjection extraRow;
+    /** For a kept row that is the joined row's leading columns (a carried-over target row): a view of them, else null. */
+    final UnsafeRow leading;
 
     Clause(MergeRows.Instruction instruction, Seq<Attribute> input, int partition) {
       this.condition = predicate(instruction.condition(), input, partition);
@@ -65,14 +68,17 @@ final class MergeRowsIterator implements Iterator<InternalRow> {
         kind = Kind.KEEP;
         row = projection(((MergeRows.Keep) instruction).output(), input, partition);
         extraRow = null;
+        leading = leadingColumns(((MergeRows.Keep) instruction).output(), input);
       } else if (instruction instanceof MergeRows.Split) {
         kind = Kind.SPLIT;
         row = projection(((MergeRows.Split) instruction).output(), input, partition);
         extraRow = projection(((MergeRows.Split) instruction).otherOutput(), input, partition);
+        leading = null;
       } else if (instruction instanceof MergeRows.Discard) {
         kind = Kind.DISCARD;
         row = null;
         extraRow = null;
+        leading = null;
       } else {
         throw new IllegalStateException("unknown MERGE instruction " + instruction);
       }
@@ -148,6 +154,12 @@ final class MergeRowsIterator implements Iterator<InternalRow> {
       if (!c.condition.eval(row)) continue;
       switch (c.kind) {
         case KEEP:
+          if (c.leading != null && row instanceof UnsafeRow) {
+            // No copy: the joined row's leading fields read as a row of just those fields.
+            UnsafeRow joined = (UnsafeRow) row;
+            c.leading.pointTo(joined.getBaseObject(), joined.getBaseOffset(), joined.getSizeInBytes());
+            return c.leading;
+          }
           return c.row.apply(row);
         case SPLIT:
           extra = c.extraRow.apply(row);
@@ -157,6 +169,24 @@ final class MergeRowsIterator implements Iterator<InternalRow> {
       }
     }
     return null;
+  }
+
+  /**
+   * A reusable row of {@code output.size()} fields when the output is the first columns of the
+   * joined rows in order, and a row of that many fields has the joined row's null-bit width: an
+   * unsafe row's fixed slots and variable-length offsets then sit where the joined row has them.
+   */
+  private static UnsafeRow leadingColumns(Seq<Expression> output, Seq<Attribute> input) {
+    List<Expression> out = JavaConverters.seqAsJavaList(output);
+    List<Attribute> in = JavaConverters.seqAsJavaList(input);
+    if (out.isEmpty() || out.size() > in.size()) return null;
+    if (UnsafeRow.calculateBitSetWidthInBytes(out.size()) != UnsafeRow.calculateBitSetWidthInBytes(in.size())) {
+      return null;
+    }
+    for (int i = 0; i < out.size(); i++) {
+      if (!(out.get(i) instanceof Attribute) || !((Attribute) out.get(i)).exprId().equals(in.get(i).exprId())) return null;
+    }
+    return new UnsafeRow(out.size());
   }
 
   private static Clause[] clauses(List<MergeRows.Instruction> instructions, Seq<Attribute> input, int partition) {
