@@ -106,6 +106,7 @@ public final class ParquetFormatWriter implements FormatWriter {
     Builder(Path path, Configuration conf, List<DataField> fields) throws IOException {
       super(HadoopOutputFile.fromPath(path, conf));
       this.fields = fields;
+      LagoonValuesWriters.install(this);
     }
 
     @Override

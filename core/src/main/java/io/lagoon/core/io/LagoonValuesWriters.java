@@ -1,0 +1,57 @@
+package io.lagoon.core.io;
+
+import java.lang.reflect.Field;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
+import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
+import org.apache.parquet.column.values.factory.ValuesWriterFactory;
+import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+
+/**
+ * Parquet's own choice of encoders for each column, except that a dictionary-encoded string or
+ * binary column gets {@link BinaryDictionaryWriter}, which writes the same bytes faster.
+ */
+final class LagoonValuesWriters implements ValuesWriterFactory {
+  private final DefaultValuesWriterFactory defaults = new DefaultValuesWriterFactory();
+  private ParquetProperties properties;
+
+  @Override
+  public void initialize(ParquetProperties properties) {
+    this.properties = properties;
+    defaults.initialize(properties);
+  }
+
+  @Override
+  public ValuesWriter newValuesWriter(ColumnDescriptor column) {
+    ValuesWriter w = defaults.newValuesWriter(column);
+    if (!(w instanceof FallbackValuesWriter)) return w;
+    FallbackValuesWriter<?, ?> f = (FallbackValuesWriter<?, ?>) w;
+    if (f.initialWriter.getClass() != DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter.class) return w;
+    // Parquet's encodings: the data page's as its writer has it, the dictionary page's by writer version.
+    Encoding dataPage = f.initialWriter.getEncoding();
+    Encoding dictionaryPage = properties.getWriterVersion() == ParquetProperties.WriterVersion.PARQUET_1_0
+        ? Encoding.PLAIN_DICTIONARY : Encoding.PLAIN;
+    f.initialWriter.close();
+    return FallbackValuesWriter.of(new BinaryDictionaryWriter(properties.getDictionaryPageSizeThreshold(), dataPage,
+        dictionaryPage, properties.getAllocator()), f.fallBackWriter);
+  }
+
+  /**
+   * Has {@code builder}'s writer use these encoders. Parquet's writer builder does not expose its
+   * encoding properties, so this reaches them by reflection; where that fails (another Parquet
+   * version) the writer keeps Parquet's encoders, which write the same bytes.
+   */
+  static void install(ParquetWriter.Builder<?, ?> builder) {
+    try {
+      Field f = ParquetWriter.Builder.class.getDeclaredField("encodingPropsBuilder");
+      f.setAccessible(true);
+      ((ParquetProperties.Builder) f.get(builder)).withValuesWriterFactory(new LagoonValuesWriters());
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // Parquet's own encoders
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package io.lagoon.core.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
+import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Types;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The faster string dictionary encoder must write exactly Parquet's bytes: every data page, the
+ * dictionary page, and the plain pages after a fall-back, for every form a value can come in.
+ */
+class BinaryDictionaryWriterTest {
+  private static final ColumnDescriptor COLUMN = new ColumnDescriptor(new String[] {"s"},
+      Types.optional(PrimitiveType.PrimitiveTypeName.BINARY).named("s"), 0, 1);
+
+  /** Parquet's writer and Lagoon's for the same properties, fed the same values. */
+  private static final class Pair {
+    final ValuesWriter parquet;
+    final ValuesWriter lagoon;
+
+    Pair(ParquetProperties.WriterVersion version, int dictionaryPageSize) {
+      ParquetProperties defaults = ParquetProperties.builder().withWriterVersion(version)
+          .withDictionaryPageSize(dictionaryPageSize).withValuesWriterFactory(new DefaultValuesWriterFactory()).build();
+      ParquetProperties ours = ParquetProperties.builder().withWriterVersion(version)
+          .withDictionaryPageSize(dictionaryPageSize).withValuesWriterFactory(new LagoonValuesWriters()).build();
+      parquet = defaults.newValuesWriter(COLUMN);
+      lagoon = ours.newValuesWriter(COLUMN);
+      assertSame(BinaryDictionaryWriter.class, ((FallbackValuesWriter<?, ?>) lagoon).initialWriter.getClass());
+      assertNotSame(BinaryDictionaryWriter.class, ((FallbackValuesWriter<?, ?>) parquet).initialWriter.getClass());
+    }
+
+    void write(Binary forParquet, Binary forLagoon) {
+      parquet.writeBytes(forParquet);
+      lagoon.writeBytes(forLagoon);
+    }
+
+    /** Ends a page as a column writer does, and checks both wrote the same. */
+    void samePage() throws IOException {
+      assertEquals(parquet.getEncoding(), lagoon.getEncoding());
+      assertArrayEquals(parquet.getBytes().toByteArray(), lagoon.getBytes().toByteArray());
+      parquet.reset();
+      lagoon.reset();
+    }
+
+    void sameDictionary() throws IOException {
+      DictionaryPage a = parquet.toDictPageAndClose();
+      DictionaryPage b = lagoon.toDictPageAndClose();
+      if (a == null || b == null) {
+        assertEquals(a, b);
+        return;
+      }
+      assertEquals(a.getDictionarySize(), b.getDictionarySize());
+      assertEquals(a.getEncoding(), b.getEncoding());
+      assertArrayEquals(a.getBytes().toByteArray(), b.getBytes().toByteArray());
+    }
+  }
+
+  private static List<byte[]> pool(Random r, int n) {
+    List<byte[]> out = new ArrayList<>();
+    out.add(new byte[0]);
+    out.add("é中".getBytes(StandardCharsets.UTF_8));
+    // Different values with one polynomial hash: only their bytes tell them apart.
+    for (String c : new String[] {"Aa", "BB", "AaAa", "AaBB", "BBAa", "BBBB"}) out.add(c.getBytes(StandardCharsets.UTF_8));
+    while (out.size() < n) {
+      // Similar values, as real columns have: a shared prefix and a short varying tail.
+      String s = (r.nextInt(4) == 0 ? "x" : "customer-") + r.nextInt(n * 4);
+      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      if (r.nextInt(50) == 0) b = new byte[r.nextInt(300)];
+      r.nextBytes(r.nextInt(50) == 0 ? b : new byte[0]);
+      out.add(b);
+    }
+    return out;
+  }
+
+  /** The value as Spark's write support hands it over (a reused array) and in Parquet's other forms. */
+  private static Binary[] forms(byte[] b, byte[] reused, int form) {
+    switch (form) {
+      case 0:
+        System.arraycopy(b, 0, reused, 0, b.length);
+        return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromReusedByteArray(reused, 0, b.length)};
+      case 1: {
+        byte[] padded = new byte[b.length + 3];
+        System.arraycopy(b, 0, padded, 2, b.length);
+        return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromConstantByteArray(padded, 2, b.length)};
+      }
+      case 2:
+        return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromConstantByteBuffer(ByteBuffer.wrap(b.clone()))};
+      default:
+        return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromReusedByteArray(b.clone())};
+    }
+  }
+
+  private static void run(long seed, ParquetProperties.WriterVersion version, int dictionaryPageSize, int distinct,
+                          int values) throws IOException {
+    Random r = new Random(seed);
+    List<byte[]> pool = pool(r, distinct);
+    Pair p = new Pair(version, dictionaryPageSize);
+    byte[] reused = new byte[512];
+    for (int i = 0; i < values; i++) {
+      Binary[] v = forms(pool.get(r.nextInt(pool.size())), reused, r.nextInt(4));
+      p.write(v[0], v[1]);
+      // Writing again into the reused array must not change what was recorded.
+      java.util.Arrays.fill(reused, (byte) 7);
+      if (r.nextInt(3000) == 0) p.samePage();
+    }
+    p.samePage();
+    p.sameDictionary();
+  }
+
+  @Test
+  void writesParquetsBytesForManyRepeatedValues() throws IOException {
+    for (long seed = 1; seed <= 5; seed++) run(seed, ParquetProperties.WriterVersion.PARQUET_1_0, 1 << 20, 5000, 40_000);
+  }
+
+  @Test
+  void writesParquetsBytesWithTheSecondWriterVersion() throws IOException {
+    run(11, ParquetProperties.WriterVersion.PARQUET_2_0, 1 << 20, 3000, 20_000);
+  }
+
+  @Test
+  void fallsBackToPlainWhereParquetDoes() throws IOException {
+    // A dictionary page of 4 KB fills after a few hundred distinct values: both fall back then.
+    run(21, ParquetProperties.WriterVersion.PARQUET_1_0, 4096, 2000, 10_000);
+    Pair p = new Pair(ParquetProperties.WriterVersion.PARQUET_1_0, 4096);
+    for (int i = 0; i < 2000; i++) p.write(Binary.fromString("value-" + i), Binary.fromString("value-" + i));
+    assertTrue(p.lagoon.getEncoding() == org.apache.parquet.column.Encoding.PLAIN, "fell back: " + p.lagoon.getEncoding());
+    p.samePage();
+    p.sameDictionary();
+  }
+
+  @Test
+  void valuesWithTheSameHashKeepTheirOwnIds() throws IOException {
+    Pair p = new Pair(ParquetProperties.WriterVersion.PARQUET_1_0, 1 << 20);
+    String[] colliding = {"AaAa", "AaBB", "BBAa", "BBBB", "AaAa", "BBBB", "AaBB"};
+    for (String c : colliding) p.write(Binary.fromString(c), Binary.fromReusedByteArray(c.getBytes(StandardCharsets.UTF_8)));
+    p.samePage();
+    p.sameDictionary();
+  }
+
+  @Test
+  void aClearedDictionaryNumbersFromZeroAgain() throws IOException {
+    Random r = new Random(31);
+    List<byte[]> pool = pool(r, 800);
+    Pair p = new Pair(ParquetProperties.WriterVersion.PARQUET_1_0, 1 << 20);
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < 5000; i++) {
+        byte[] b = pool.get(r.nextInt(pool.size()));
+        p.write(Binary.fromConstantByteArray(b), Binary.fromReusedByteArray(b.clone()));
+      }
+      p.samePage();
+      DictionaryPage a = p.parquet.toDictPageAndClose();
+      DictionaryPage b = p.lagoon.toDictPageAndClose();
+      assertArrayEquals(a.getBytes().toByteArray(), b.getBytes().toByteArray());
+      p.parquet.resetDictionary();
+      p.lagoon.resetDictionary();
+    }
+  }
+}
