@@ -74,6 +74,18 @@ public class LagoonTable implements SupportsRead, SupportsWrite, SupportsDeleteV
     return new LagoonTable(table.asOf(snapshot), snapshot);
   }
 
+  /**
+   * This table read as of its latest snapshot, for a statement that reads it more than once and
+   * must see one state in every read; itself when it is already fixed (time travel, a view), has
+   * no snapshot, or its latest snapshot has another schema than the one the statement was analyzed with.
+   */
+  public LagoonTable pinnedToLatest() throws java.io.IOException {
+    if (pinned != null || readOptimized || mergeKey != null) return this;
+    java.util.Optional<Snapshot> latest = table.snapshots().latest();
+    if (latest.isEmpty() || latest.get().schemaId != table.schema().id()) return this;
+    return new LagoonTable(table, latest.get());
+  }
+
   /** A MERGE's key column whose source values this view's scans take at run time; null for none. */
   private String mergeKey;
 

@@ -79,6 +79,50 @@ class LagoonMergeRowsTest extends RowLevelSqlTest {
     assertEquals(rows(expected), rows("SELECT * FROM " + t));
   }
 
+  /**
+   * What makes every read of a MERGE's source see one state: its Lagoon tables are fixed to the
+   * snapshot that was latest when the plan rules ran, so a commit between two of the reads'
+   * planning (which no SQL statement can place on purpose) changes none of them.
+   */
+  @org.junit.jupiter.api.Test
+  void aPinnedSourceReadsTheSnapshotItWasPinnedAt() {
+    sql("CREATE TABLE lake.dml.pin_probe (id INT, v STRING)");
+    sql("INSERT INTO lake.dml.pin_probe VALUES (1, 'a')");
+    org.apache.spark.sql.catalyst.plans.logical.LogicalPlan pinned = io.lagoon.spark.extensions.PinnedSource.of(
+        spark.table("lake.dml.pin_probe").queryExecution().analyzed());
+    sql("INSERT INTO lake.dml.pin_probe VALUES (2, 'b')");
+    org.apache.spark.sql.Dataset.ofRows(spark, pinned).createOrReplaceTempView("pin_probe_view");
+    assertEquals(List.of("1,a"), rows("SELECT * FROM pin_probe_view"));
+    assertEquals(List.of("1,a", "2,b"), rows("SELECT * FROM lake.dml.pin_probe"));
+  }
+
+  /**
+   * A source that is a Lagoon table is read more than once (the join, the pruning filter's
+   * subquery, the NOT MATCHED side), and every read sees the snapshot of the MERGE's planning:
+   * a row committed to the source after planning, before the MERGE runs, changes nothing.
+   */
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void aSourceTableIsReadAsOfOneSnapshot(Kind kind) throws Exception {
+    String t = "lake.dml.pinned_" + kind.name().toLowerCase();
+    String s = t + "_src";
+    sql("CREATE TABLE " + t + " (id INT" + (kind.pk ? " NOT NULL" : "") + ", v STRING, n INT, p STRING) " + kind.ddl);
+    sql("INSERT INTO " + t + " SELECT * FROM initial");
+    sql("CREATE TABLE " + s + " AS SELECT * FROM src WHERE id IN (2, 9, 101)");
+    String on = kind == Kind.PK_FLAT ? "t.id = s.id" : "t.id = s.id AND t.p = s.p";
+    String merge = "MERGE INTO " + t + " t USING " + s + " s ON " + on
+        + " WHEN MATCHED THEN UPDATE SET t.v = s.v WHEN NOT MATCHED THEN INSERT *";
+    org.apache.spark.sql.execution.QueryExecution qe = spark.sessionState().executePlan(
+        spark.sessionState().sqlParser().parsePlan(merge), org.apache.spark.sql.execution.CommandExecutionMode$.MODULE$.SKIP());
+    qe.executedPlan();
+    // After planning: a row that would update id 5 and one that would be inserted.
+    sql("INSERT INTO " + s + " VALUES (5, 'late', 0, 'c'), (104, 'late', 0, 'a')");
+    qe.executedPlan().executeCollect();
+    String expected = MergeOracle.expectedMerge("initial", "(SELECT * FROM src WHERE id IN (2, 9, 101))", on,
+        List.of(matchedUpdate(null, "", "s.v", "", ""), notMatchedInsert(null, "s.id", "s.v", "s.n", "s.p")));
+    assertEquals(rows(expected), rows("SELECT id, v, n, p FROM " + t));
+  }
+
   private static String table(Kind kind) {
     String t = "lake.dml.probe_" + kind.name().toLowerCase();
     sql("CREATE TABLE IF NOT EXISTS " + t + " (id INT" + (kind.pk ? " NOT NULL" : "") + ", v STRING, n INT, p STRING) "

@@ -121,7 +121,7 @@ public final class CopyOnWriteMergeJoin extends Rule<LogicalPlan> {
     if (!full && join.joinType() != LeftOuter$.MODULE$) return null;
     if (join.condition().isEmpty() || join.hint().rightHint().isDefined()) return null;
     LogicalPlan target = join.left();
-    LogicalPlan source = join.right();
+    LogicalPlan source = PinnedSource.of(join.right());
     if (!readsTarget(target)) return null;
     if (source.stats().sizeInBytes().compare(scala.math.BigInt.apply(MergeTargetPruning.MAX_SOURCE_BYTES)) > 0) {
       return null;

@@ -67,6 +67,8 @@ public final class MergeTargetPruning extends Rule<LogicalPlan> {
         .isDefined()).isEmpty()) {
       return join; // pruned already
     }
+    // The join and the pruning filter's subquery read the source's tables as of one snapshot.
+    sourceSide = PinnedSource.of(sourceSide);
     DataSourceV2Relation relation = target(targetSide);
     PrunableTarget operation = (PrunableTarget) ((RowLevelOperationTable) relation.table()).operation();
     List<Expression> conjuncts = new ArrayList<>();
