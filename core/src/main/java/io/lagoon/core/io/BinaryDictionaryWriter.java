@@ -2,6 +2,10 @@ package io.lagoon.core.io;
 
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.dictionary.IntList;
+import org.apache.parquet.column.values.plain.PlainValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
 import org.apache.parquet.io.api.Binary;
 
@@ -12,8 +16,9 @@ import org.apache.parquet.io.api.Binary;
  * the cache, which is most of a string column's write time. Here the slots hold each entry's hash
  * beside its id, and the entries' bytes sit one after the other in one array, so a lookup reads
  * one slot and compares against one place. Ids are given in the same order (first seen, first
- * numbered), and the parent's map still receives every new entry, so the dictionary page, the
- * encoded ids and a fall-back to plain encoding are exactly Parquet's.
+ * numbered), and the dictionary page and a fall-back to plain encoding write the entries as
+ * Parquet's writer does, from the arena instead of Parquet's map (which stays empty), so the
+ * bytes are exactly Parquet's.
  */
 final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter {
   private static final int INITIAL_SLOTS = 1 << 10;
@@ -51,17 +56,40 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
     add(bytes, length);
     slots[pos] = ((long) hash << 32) | ((id + 1) & 0xffffffffL);
     if (entries * 2 > slots.length) rehash();
-    // Parquet's map writes the dictionary page and the plain fall-back; its ids are the same.
-    binaryDictionaryContent.put(Binary.fromConstantByteArray(bytes.clone()), id);
     dictionaryByteSize += 4L + length;
     encodedValues.add(id);
   }
 
   @Override
+  public int getDictionarySize() {
+    return entries;
+  }
+
+  @Override
   protected void clearDictionaryContent() {
-    super.clearDictionaryContent();
     java.util.Arrays.fill(slots, 0L);
     entries = 0;
+  }
+
+  /** The entries the pages written so far use, in id order, plain-encoded. */
+  @Override
+  public DictionaryPage toDictPageAndClose() {
+    if (lastUsedDictionarySize <= 0) return null;
+    PlainValuesWriter dictionary = new PlainValuesWriter(lastUsedDictionaryByteSize, maxDictionaryByteSize, allocator);
+    for (int id = 0; id < lastUsedDictionarySize; id++) dictionary.writeBytes(entry(id));
+    return dictPage(dictionary);
+  }
+
+  /** Every value written so far, plain-encoded into the writer that takes over. */
+  @Override
+  public void fallBackDictionaryEncodedData(ValuesWriter writer) {
+    IntList.IntIterator ids = encodedValues.iterator();
+    while (ids.hasNext()) writer.writeBytes(entry(ids.next()));
+  }
+
+  /** An entry as a value of its own: the arena is written over once the dictionary is cleared. */
+  private Binary entry(int id) {
+    return Binary.fromConstantByteArray(java.util.Arrays.copyOfRange(arena, starts[id], starts[id + 1]));
   }
 
   private boolean sameBytes(int id, byte[] bytes, int length) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lagoon.it.oracle.RequiresPaimon131;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.CommandExecutionMode$;
@@ -28,9 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 class CopyOnWriteMergeJoinTest extends RowLevelSqlTest {
   @BeforeAll
   static void withExtensions() {
-    spark.stop();
-    spark = newSession(warehouse, Map.of("spark.sql.extensions", "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
-    views();
+    useExtensions();
   }
 
   /** The copy-on-write kind only: the other kinds do not take this plan. */

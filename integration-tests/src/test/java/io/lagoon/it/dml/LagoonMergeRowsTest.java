@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lagoon.it.oracle.RequiresPaimon131;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,9 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LagoonMergeRowsTest extends RowLevelSqlTest {
   @BeforeAll
   static void withExtensions() {
-    spark.stop();
-    spark = newSession(warehouse, Map.of("spark.sql.extensions", "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
-    views();
+    useExtensions();
   }
 
   static Stream<Arguments> kindsAndCases() {

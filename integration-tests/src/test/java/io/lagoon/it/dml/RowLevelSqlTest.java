@@ -54,6 +54,14 @@ class RowLevelSqlTest extends LagoonSparkTest {
   private static final AtomicInteger TABLES = new AtomicInteger();
   private static final String ON = "t.id = s.id AND t.p = s.p";
 
+  /** A new session with Lagoon's SQL extensions, and the views again. */
+  static void useExtensions() {
+    spark.stop();
+    spark = newSession(warehouse, java.util.Map.of("spark.sql.extensions",
+        "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
+    views();
+  }
+
   @BeforeAll
   static void views() {
     sql("CREATE NAMESPACE IF NOT EXISTS lake.dml");
