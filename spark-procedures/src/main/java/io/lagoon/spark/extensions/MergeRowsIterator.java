@@ -28,7 +28,7 @@ final class MergeRowsIterator implements Iterator<InternalRow> {
   /** What to do with a row once a clause's condition holds. */
   private enum Kind { KEEP, DISCARD, SPLIT }
 
-  /** The clauses of one kind, compiled for the joined rows; serializable as plain expressions. */
+  /** What each task compiles: the presence tests, the clauses of each kind, the joined rows' columns. */
   static final class Plan implements Serializable {
     private static final long serialVersionUID = 1L;
     final Expression sourcePresent;
