@@ -37,15 +37,25 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
 
   @Override
   public void writeBytes(Binary v) {
-    byte[] bytes = v.getBytesUnsafe();
-    int length = bytes.length;
-    int hash = hash(bytes, length);
+    // A value that is a slice of a larger array (a string where it lies in its row) is read in place.
+    java.nio.ByteBuffer buffer = v.toByteBuffer();
+    byte[] bytes;
+    int offset;
+    int length = buffer.remaining();
+    if (buffer.hasArray()) {
+      bytes = buffer.array();
+      offset = buffer.arrayOffset() + buffer.position();
+    } else {
+      bytes = v.getBytesUnsafe();
+      offset = 0;
+    }
+    int hash = hash(bytes, offset, length);
     int mask = slots.length - 1;
     int pos = spread(hash) & mask;
     for (long s = slots[pos]; s != 0; s = slots[pos]) {
       if ((int) (s >>> 32) == hash) {
         int id = (int) s - 1;
-        if (sameBytes(id, bytes, length)) {
+        if (sameBytes(id, bytes, offset, length)) {
           encodedValues.add(id);
           return;
         }
@@ -53,7 +63,7 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
       pos = (pos + 1) & mask;
     }
     int id = entries;
-    add(bytes, length);
+    add(bytes, offset, length);
     slots[pos] = ((long) hash << 32) | ((id + 1) & 0xffffffffL);
     if (entries * 2 > slots.length) rehash();
     dictionaryByteSize += 4L + length;
@@ -92,16 +102,16 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
     return Binary.fromConstantByteArray(java.util.Arrays.copyOfRange(arena, starts[id], starts[id + 1]));
   }
 
-  private boolean sameBytes(int id, byte[] bytes, int length) {
+  private boolean sameBytes(int id, byte[] bytes, int offset, int length) {
     int from = starts[id];
     return starts[id + 1] - from == length
-        && java.util.Arrays.equals(arena, from, from + length, bytes, 0, length);
+        && java.util.Arrays.equals(arena, from, from + length, bytes, offset, offset + length);
   }
 
-  private void add(byte[] bytes, int length) {
+  private void add(byte[] bytes, int offset, int length) {
     int from = starts[entries];
     if (from + length > arena.length) arena = java.util.Arrays.copyOf(arena, Math.max(arena.length * 2, from + length));
-    System.arraycopy(bytes, 0, arena, from, length);
+    System.arraycopy(bytes, offset, arena, from, length);
     if (entries + 2 > starts.length) starts = java.util.Arrays.copyOf(starts, starts.length * 2);
     entries++;
     starts[entries] = from + length;
@@ -119,9 +129,9 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
     slots = bigger;
   }
 
-  private static int hash(byte[] bytes, int length) {
+  private static int hash(byte[] bytes, int offset, int length) {
     int h = 1;
-    for (int i = 0; i < length; i++) h = 31 * h + bytes[i];
+    for (int i = offset, end = offset + length; i < end; i++) h = 31 * h + bytes[i];
     return h;
   }
 

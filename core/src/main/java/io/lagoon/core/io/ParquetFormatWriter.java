@@ -27,10 +27,17 @@ public final class ParquetFormatWriter implements FormatWriter {
   private final Configuration conf;
   private final StructType schema;
   private final List<DataField> fields;
+  private final PaimonParquetWriteSupport support;
 
   /** {@code schema} is the Spark form of {@code fields} (same order), with field ids in its metadata. */
   public ParquetFormatWriter(Configuration base, Path path, StructType schema, List<DataField> fields, String compression)
       throws IOException {
+    this(base, path, schema, fields, compression, true);
+  }
+
+  /** @param direct whether rows of a flat schema skip Spark's record calls ({@link FlatColumnWrites}) */
+  ParquetFormatWriter(Configuration base, Path path, StructType schema, List<DataField> fields, String compression,
+                      boolean direct) throws IOException {
     this.path = path;
     this.schema = schema;
     this.fields = fields;
@@ -40,13 +47,20 @@ public final class ParquetFormatWriter implements FormatWriter {
     // Spark hands over every timestamp as micros; PaimonParquetWriteSupport stores it by precision.
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS");
     conf.set("spark.sql.parquet.fieldId.write.enabled", "true");
-    this.writer = new Builder(path, conf, fields)
+    Builder builder = new Builder(path, conf, fields, schema, direct);
+    this.writer = builder
         .withCompressionCodec(codec(compression))
         .withWriteMode(ParquetFileWriter.Mode.CREATE)
         .withRowGroupSize(conf.getLong("parquet.block.size", ParquetWriter.DEFAULT_BLOCK_SIZE))
         .withPageSize(conf.getInt("parquet.page.size", ParquetWriter.DEFAULT_PAGE_SIZE))
         .withConf(conf)
         .build();
+    this.support = builder.support;
+  }
+
+  /** Whether rows go straight to the columns (a flat schema), for tests. */
+  boolean writesDirectly() {
+    return support.writesDirectly();
   }
 
   static CompressionCodecName codec(String name) {
@@ -102,10 +116,15 @@ public final class ParquetFormatWriter implements FormatWriter {
 
   private static final class Builder extends ParquetWriter.Builder<InternalRow, Builder> {
     private final List<DataField> fields;
+    private final StructType schema;
+    private final boolean direct;
+    private PaimonParquetWriteSupport support;
 
-    Builder(Path path, Configuration conf, List<DataField> fields) throws IOException {
+    Builder(Path path, Configuration conf, List<DataField> fields, StructType schema, boolean direct) throws IOException {
       super(HadoopOutputFile.fromPath(path, conf));
       this.fields = fields;
+      this.schema = schema;
+      this.direct = direct;
       LagoonValuesWriters.install(this);
     }
 
@@ -121,7 +140,9 @@ public final class ParquetFormatWriter implements FormatWriter {
       SQLConf sqlConf = new SQLConf();
       sqlConf.setConfString("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED");
       sqlConf.setConfString("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED");
-      return new PaimonParquetWriteSupport(SQLConf.withExistingConf(sqlConf, ParquetWriteSupport::new), fields);
+      support = new PaimonParquetWriteSupport(SQLConf.withExistingConf(sqlConf, ParquetWriteSupport::new), fields, schema,
+          direct);
+      return support;
     }
   }
 }

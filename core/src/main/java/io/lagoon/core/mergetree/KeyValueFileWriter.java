@@ -33,6 +33,8 @@ public final class KeyValueFileWriter {
   private final io.lagoon.core.fileindex.FileIndexBuilder index;
   private InternalRow firstKey;
   private InternalRow lastKey;
+  /** Where the last key is copied when the caller may reuse its rows. */
+  private final LastKey lastKeyCopy;
   private long minSeq = Long.MAX_VALUE;
   private long maxSeq = Long.MIN_VALUE;
   private long rows;
@@ -64,6 +66,7 @@ public final class KeyValueFileWriter {
     this.keysDetached = keysDetached;
     this.table = table;
     this.layout = new KeyValueLayout(table.schema());
+    this.lastKeyCopy = keysDetached ? null : new LastKey(layout.keyFields());
     this.level = level;
     String format = changelog ? table.options().changelogFileFormat() : table.options().fileFormat();
     DataFilePaths.DataFileNames names = new DataFilePaths.DataFileNames();
@@ -113,7 +116,8 @@ public final class KeyValueFileWriter {
     valueStats.update(value);
     if (index != null) index.add(value);
     if (firstKey == null) firstKey = keysDetached ? key : key.copy();
-    lastKey = keysDetached ? key : key.copy(); // else the caller may reuse its rows
+    if (keysDetached) lastKey = key;
+    else lastKeyCopy.copyFrom(key); // the caller may reuse its rows
     minSeq = Math.min(minSeq, kv.sequence());
     maxSeq = Math.max(maxSeq, kv.sequence());
     rows++;
@@ -130,7 +134,7 @@ public final class KeyValueFileWriter {
 
   /** Closes the file and describes it; an empty run yields no file. */
   public DataFileMeta finish() throws IOException {
-    InternalRow last = lastKey;
+    InternalRow last = keysDetached ? lastKey : lastKeyCopy.row();
     writer.close();
     if (rows == 0) {
       table.io().delete(path, false);

@@ -103,6 +103,18 @@ class BinaryDictionaryWriterTest {
       }
       case 2:
         return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromConstantByteBuffer(ByteBuffer.wrap(b.clone()))};
+      case 3: {
+        // A string where it lies in its row: a slice of a reused array, not at its start.
+        System.arraycopy(b, 0, reused, 5, b.length);
+        return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromReusedByteArray(reused, 5, b.length)};
+      }
+      case 4: {
+        ByteBuffer direct = ByteBuffer.allocateDirect(b.length + 4);
+        direct.position(4);
+        direct.put(b);
+        direct.position(4);
+        return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromConstantByteBuffer(direct)};
+      }
       default:
         return new Binary[] {Binary.fromConstantByteArray(b), Binary.fromReusedByteArray(b.clone())};
     }
@@ -113,9 +125,9 @@ class BinaryDictionaryWriterTest {
     Random r = new Random(seed);
     List<byte[]> pool = pool(r, distinct);
     Pair p = new Pair(version, dictionaryPageSize);
-    byte[] reused = new byte[512];
+    byte[] reused = new byte[520];
     for (int i = 0; i < values; i++) {
-      Binary[] v = forms(pool.get(r.nextInt(pool.size())), reused, r.nextInt(4));
+      Binary[] v = forms(pool.get(r.nextInt(pool.size())), reused, r.nextInt(6));
       p.write(v[0], v[1]);
       // Writing again into the reused array must not change what was recorded.
       java.util.Arrays.fill(reused, (byte) 7);
