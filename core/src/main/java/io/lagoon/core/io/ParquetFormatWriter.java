@@ -48,6 +48,7 @@ public final class ParquetFormatWriter implements FormatWriter {
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS");
     conf.set("spark.sql.parquet.fieldId.write.enabled", "true");
     Builder builder = new Builder(path, conf, fields, schema, direct);
+    ParquetWriterOptions.apply(builder, conf);
     this.writer = builder
         .withCompressionCodec(codec(compression))
         .withWriteMode(ParquetFileWriter.Mode.CREATE)

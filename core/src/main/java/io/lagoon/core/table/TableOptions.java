@@ -321,6 +321,7 @@ public final class TableOptions implements Serializable {
           + o.fileFormat() + " files; use one of " + new java.util.TreeSet<>(COMPRESSIONS.get(o.fileFormat())));
     }
     o.zstdLevel(); // an integer
+    io.lagoon.core.io.ParquetWriterOptions.check(options);
     if (o.targetFileSize() <= 0) {
       throw new IllegalArgumentException("Table option '" + TARGET_FILE_SIZE + "' must be positive, got '"
           + options.get(TARGET_FILE_SIZE) + "'");

@@ -130,6 +130,17 @@ class DdlBadInputTest extends LagoonSparkTest {
   }
 
   @Test
+  void parquetWriterOptionsParquetCannotTakeAreRefused() {
+    assertRefusedUnchanged(warehouse,
+        () -> sql("CREATE TABLE lake.bad.pqver (id INT) TBLPROPERTIES ('parquet.writer.version' = 'v9')"),
+        "parquet.writer.version", "v9");
+    sql("CREATE TABLE IF NOT EXISTS lake.bad.pqalter (id INT)");
+    assertRefusedUnchanged(warehouse,
+        () -> sql("ALTER TABLE lake.bad.pqalter SET TBLPROPERTIES ('parquet.page.row.count.limit' = 'many')"),
+        "parquet.page.row.count.limit", "many");
+  }
+
+  @Test
   void partitionColumnThatIsNotAColumn() {
     assertRefusedUnchanged(warehouse,
         () -> sql("CREATE TABLE lake.bad.part (id INT) PARTITIONED BY (nope)"), "nope");
