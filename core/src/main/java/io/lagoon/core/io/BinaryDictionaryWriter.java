@@ -23,8 +23,13 @@ import org.apache.parquet.io.api.Binary;
 final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter {
   private static final int INITIAL_SLOTS = 1 << 10;
 
-  /** Per slot: the entry's hash in the high half, its id + 1 in the low half; 0 when free. */
-  private long[] slots = new long[INITIAL_SLOTS];
+  /**
+   * Two longs per slot. First: the entry's hash in the high half, its id + 1 in the low half; 0
+   * when free. Second: its first bytes (up to 7) and its length (capped at 255) in the top byte,
+   * so a value of up to 7 bytes (codes, states, short ids) is matched in the slot alone, and a
+   * longer one is compared with the arena only when its first bytes and length agree.
+   */
+  private long[] slots = new long[2 * INITIAL_SLOTS];
   /** The entries' bytes, entry {@code i} at {@code [starts[i], starts[i + 1])}. */
   private byte[] arena = new byte[4096];
   private int[] starts = new int[INITIAL_SLOTS / 2 + 1];
@@ -50,12 +55,13 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
       offset = 0;
     }
     int hash = hash(bytes, offset, length);
-    int mask = slots.length - 1;
+    long prefix = prefix(bytes, offset, length);
+    int mask = (slots.length >> 1) - 1;
     int pos = spread(hash) & mask;
-    for (long s = slots[pos]; s != 0; s = slots[pos]) {
-      if ((int) (s >>> 32) == hash) {
+    for (long s = slots[2 * pos]; s != 0; s = slots[2 * pos]) {
+      if ((int) (s >>> 32) == hash && slots[2 * pos + 1] == prefix) {
         int id = (int) s - 1;
-        if (sameBytes(id, bytes, offset, length)) {
+        if (length <= 7 || sameBytes(id, bytes, offset, length)) {
           encodedValues.add(id);
           return;
         }
@@ -64,8 +70,9 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
     }
     int id = entries;
     add(bytes, offset, length);
-    slots[pos] = ((long) hash << 32) | ((id + 1) & 0xffffffffL);
-    if (entries * 2 > slots.length) rehash();
+    slots[2 * pos] = ((long) hash << 32) | ((id + 1) & 0xffffffffL);
+    slots[2 * pos + 1] = prefix;
+    if (entries * 4 > slots.length) rehash();
     dictionaryByteSize += 4L + length;
     encodedValues.add(id);
   }
@@ -119,14 +126,23 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
 
   private void rehash() {
     long[] bigger = new long[slots.length * 2];
-    int mask = bigger.length - 1;
-    for (long s : slots) {
+    int mask = (bigger.length >> 1) - 1;
+    for (int i = 0; i < slots.length; i += 2) {
+      long s = slots[i];
       if (s == 0) continue;
       int pos = spread((int) (s >>> 32)) & mask;
-      while (bigger[pos] != 0) pos = (pos + 1) & mask;
-      bigger[pos] = s;
+      while (bigger[2 * pos] != 0) pos = (pos + 1) & mask;
+      bigger[2 * pos] = s;
+      bigger[2 * pos + 1] = slots[i + 1];
     }
     slots = bigger;
+  }
+
+  /** Up to the first 7 bytes, little-endian, and the length (capped at 255) in the top byte. */
+  private static long prefix(byte[] bytes, int offset, int length) {
+    long p = 0;
+    for (int i = 0, n = Math.min(length, 7); i < n; i++) p |= (bytes[offset + i] & 0xffL) << (8 * i);
+    return p | ((long) Math.min(length, 255) << 56);
   }
 
   private static int hash(byte[] bytes, int offset, int length) {
