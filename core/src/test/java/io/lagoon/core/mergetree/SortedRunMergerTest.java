@@ -72,10 +72,14 @@ class SortedRunMergerTest {
       TreeMap<Integer, long[]> model = new TreeMap<>(); // id -> {seq, value, deleted}
       List<List<KeyValue>> runs = new ArrayList<>();
       long seq = 0;
+      // Half the rounds: one large run over a wide key range and small ones, so most keys come
+      // from one run alone, many in a row (as in a compaction after a few upsert rounds).
+      boolean skewed = rnd.nextBoolean();
       for (int r = 0; r < 1 + rnd.nextInt(5); r++) {
         TreeMap<Integer, KeyValue> run = new TreeMap<>();
-        for (int i = 0; i < rnd.nextInt(20); i++) {
-          int id = rnd.nextInt(15) - 7;
+        int size = skewed && r == 0 ? 150 : 20;
+        for (int i = 0; i < rnd.nextInt(size); i++) {
+          int id = skewed ? rnd.nextInt(200) - 7 : rnd.nextInt(15) - 7;
           boolean delete = rnd.nextInt(5) == 0;
           long s = seq++;
           long v = rnd.nextInt(1000);
