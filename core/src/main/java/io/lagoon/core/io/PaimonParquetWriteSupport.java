@@ -43,6 +43,7 @@ final class PaimonParquetWriteSupport extends WriteSupport<InternalRow> {
   @Override
   public void prepareForWrite(RecordConsumer consumer) {
     columns = direct ? FlatColumnWrites.of(consumer, schema, sparkSchema) : null;
+    if (columns != null) return; // Spark's write support is not called for this row group's rows
     // The converting consumer follows every field Spark opens: only worth it when a column needs it.
     spark.prepareForWrite(TimestampRecordConsumer.converts(schema) ? new TimestampRecordConsumer(consumer, schema) : consumer);
   }
