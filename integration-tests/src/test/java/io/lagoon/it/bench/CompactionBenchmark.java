@@ -30,9 +30,13 @@ import org.apache.spark.sql.SparkSession;
  * fresh tables: the first run is reported as cold (run one engine per JVM with {@code --engines}
  * for each engine's own cold figures), the median of the others as warm.
  *
+ * <p>{@code --phase prepare} writes every run's tables and stops; {@code --phase time}, with the
+ * same {@code --dir}, times the statements on them in a fresh JVM, as a scheduled compaction
+ * runs ({@link BenchPhase}). By default one JVM writes each run's tables right before timing them.
+ *
  * <pre>
  * options: --rows N (1000000)  --commits N (20)  --runs N (3)  --dir PATH (target/bench-compact)
- *          --master M (local[2])  --engines lagoon,paimon  --parts a,b,c
+ *          --master M (local[2])  --engines lagoon,paimon  --parts a,b,c  --phase all|prepare|time
  * </pre>
  */
 public final class CompactionBenchmark {
@@ -47,6 +51,7 @@ public final class CompactionBenchmark {
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
   private List<String> parts = List.of("a", "b", "c");
+  private BenchPhase phase = BenchPhase.ALL;
   private StatementReads reads;
 
   public static void main(String[] args) throws Exception {
@@ -63,8 +68,9 @@ public final class CompactionBenchmark {
         case "--master": b.master = v; break;
         case "--engines": b.engines = List.of(v.split(",")); break;
         case "--parts": b.parts = List.of(v.split(",")); break;
+        case "--phase": b.phase = BenchPhase.parse(v); break;
         default: throw new IllegalArgumentException("Unknown option " + a
-            + " (options: --rows --commits --runs --dir --master --engines --parts)");
+            + " (options: --rows --commits --runs --dir --master --engines --parts --phase)");
       }
     }
     b.run();
@@ -116,7 +122,7 @@ public final class CompactionBenchmark {
 
   private void run() throws IOException {
     dir = dir.toAbsolutePath();
-    BenchSupport.deleteRecursively(dir);
+    if (phase.writes()) BenchSupport.deleteRecursively(dir);
     Files.createDirectories(dir);
     SqlShell.quietLogging();
     SparkSession.Builder b = SparkSession.builder().master(master).appName("lagoon-compact-benchmark")
@@ -140,8 +146,9 @@ public final class CompactionBenchmark {
     SparkSession spark = b.getOrCreate();
     reads = new StatementReads(spark);
     try {
-      String[] expected = {parts.contains("a") ? expectedAppend(spark) : null, parts.contains("b") ? expectedBox(spark) : null,
-          parts.contains("c") ? expectedPk(spark) : null};
+      boolean check = phase.times();
+      String[] expected = {check && parts.contains("a") ? expectedAppend(spark) : null,
+          check && parts.contains("b") ? expectedBox(spark) : null, check && parts.contains("c") ? expectedPk(spark) : null};
       List<String> active = new ArrayList<>();
       for (String e : engines) if (e.equals("lagoon") || (e.equals("paimon") && paimon)) active.add(e);
       Map<String, List<Result>> results = new LinkedHashMap<>();
@@ -150,7 +157,11 @@ public final class CompactionBenchmark {
         for (int i = 0; i <= runs; i++) all.add(run(spark, engine, i, expected));
         results.put(engine, all);
       }
-      report(results, expected);
+      if (!phase.times()) {
+        System.out.println("Tables of " + (runs + 1) + " runs written; time them with --phase time and the same --dir");
+      } else {
+        report(results, expected);
+      }
     } finally {
       spark.stop();
     }
@@ -184,8 +195,11 @@ public final class CompactionBenchmark {
   private void partA(SparkSession spark, String engine, int i, String[] expected, Result r, String db, String props)
       throws IOException {
     String a = db + ".a" + i;
-    spark.sql("CREATE TABLE " + a + " (x INT, y INT, id BIGINT, v STRING) " + props);
-    load(spark, a);
+    if (phase.writes()) {
+      spark.sql("CREATE TABLE " + a + " (x INT, y INT, id BIGINT, v STRING) " + props);
+      load(spark, a);
+    }
+    if (!phase.times()) return;
     Path aDir = dir.resolve(engine).resolve("bc.db").resolve("a" + i);
     r.filesBefore = BenchSupport.dataFiles(aDir).size();
     timed(spark, "CALL " + engine + ".sys.compact(table => 'bc.a" + i + "')", r, "compact", false);
@@ -196,8 +210,11 @@ public final class CompactionBenchmark {
   /** (b) z-order, and the range query before and after. */
   private void partB(SparkSession spark, String engine, int i, String[] expected, Result r, String db, String props) {
     String z = db + ".z" + i;
-    spark.sql("CREATE TABLE " + z + " (x INT, y INT, id BIGINT, v STRING) " + props);
-    load(spark, z);
+    if (phase.writes()) {
+      spark.sql("CREATE TABLE " + z + " (x INT, y INT, id BIGINT, v STRING) " + props);
+      load(spark, z);
+    }
+    if (!phase.times()) return;
     String query = "SELECT count(*), sum(id) FROM " + z + " WHERE " + BOX;
     timed(spark, query, r, "query unsorted", true);
     check(spark, query, expected[1], engine + " query unsorted");
@@ -210,10 +227,13 @@ public final class CompactionBenchmark {
   /** (c) full compaction of the primary-key table after 5 upsert rounds. */
   private void partC(SparkSession spark, String engine, int i, String[] expected, Result r, String db) {
     String p = db + ".p" + i;
-    spark.sql("CREATE TABLE " + p + " (id BIGINT NOT NULL, qty INT, customer STRING) TBLPROPERTIES ('primary-key' = 'id', "
-        + "'bucket' = '4', 'write-only' = 'true')");
-    spark.sql("INSERT INTO " + p + " " + pkRows(0, rows, 0));
-    for (int round = 0; round < 5; round++) spark.sql("INSERT INTO " + p + " " + upsert(rows, round));
+    if (phase.writes()) {
+      spark.sql("CREATE TABLE " + p + " (id BIGINT NOT NULL, qty INT, customer STRING) TBLPROPERTIES ('primary-key' = 'id', "
+          + "'bucket' = '4', 'write-only' = 'true')");
+      spark.sql("INSERT INTO " + p + " " + pkRows(0, rows, 0));
+      for (int round = 0; round < 5; round++) spark.sql("INSERT INTO " + p + " " + upsert(rows, round));
+    }
+    if (!phase.times()) return;
     timed(spark, "CALL " + engine + ".sys.compact(table => 'bc.p" + i + "')", r, "pk full", false);
     check(spark, "SELECT count(*), sum(qty) FROM " + p, expected[2], engine + " pk full");
   }

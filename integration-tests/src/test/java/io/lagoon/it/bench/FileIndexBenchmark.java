@@ -26,11 +26,14 @@ import org.apache.spark.sql.SparkSession;
  * index bytes on disk beside data bytes; table {@code idx10} sets fpp 0.1 (Paimon's default) for
  * both engines, to compare sizes at the same fpp. Another table carries a bitmap index on the low-cardinality
  * {@code k} (100 values, in every file) and answers the selective {@code k IN (3, 57)} (2% of rows),
- * timed beside the plain table. Every answer is checked against plain Spark.
+ * timed beside the plain table. Every answer is checked against plain Spark. The queries only
+ * read: {@code --phase prepare} writes the tables and stops, and {@code --phase time} (same
+ * {@code --dir}, any number of times) times the queries in a JVM that wrote nothing, as a fresh
+ * shell or a scheduled job would run them ({@link BenchPhase}).
  *
  * <pre>
  * options: --rows N (1000000)  --commits N (20)  --runs N (5)  --dir PATH (target/bench-index)
- *          --master M (local[2])  --engines lagoon,paimon
+ *          --master M (local[2])  --engines lagoon,paimon  --phase all|prepare|time
  * </pre>
  */
 public final class FileIndexBenchmark {
@@ -42,6 +45,7 @@ public final class FileIndexBenchmark {
   private Path dir = Path.of("target", "bench-index");
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
+  private BenchPhase phase = BenchPhase.ALL;
   private StatementReads reads;
   /** With -Dbench.trace, each query's wall-clock window goes to stderr (to cut a profile by query). */
   private static final boolean TRACE = Boolean.getBoolean("bench.trace");
@@ -59,8 +63,9 @@ public final class FileIndexBenchmark {
         case "--dir": b.dir = Path.of(v); break;
         case "--master": b.master = v; break;
         case "--engines": b.engines = List.of(v.split(",")); break;
+        case "--phase": b.phase = BenchPhase.parse(v); break;
         default: throw new IllegalArgumentException("Unknown option " + a
-            + " (options: --rows --commits --runs --dir --master --engines)");
+            + " (options: --rows --commits --runs --dir --master --engines --phase)");
       }
     }
     b.run();
@@ -74,7 +79,7 @@ public final class FileIndexBenchmark {
 
   private void run() throws IOException {
     dir = dir.toAbsolutePath();
-    BenchSupport.deleteRecursively(dir);
+    if (phase.writes()) BenchSupport.deleteRecursively(dir);
     Files.createDirectories(dir);
     SqlShell.quietLogging();
     SparkSession.Builder b = SparkSession.builder().master(master).appName("lagoon-index-benchmark")
@@ -107,8 +112,8 @@ public final class FileIndexBenchmark {
       Map<String, Map<String, StatementReads.Reads>> read = new LinkedHashMap<>();
       Map<String, long[]> bytes = new LinkedHashMap<>();
       for (String engine : active) {
-        spark.sql("CREATE DATABASE IF NOT EXISTS " + engine + ".bi");
-        for (String t : new String[] {"idx", "idx10", "plain", "bm"}) {
+        if (phase.writes()) spark.sql("CREATE DATABASE IF NOT EXISTS " + engine + ".bi");
+        for (String t : phase.writes() ? new String[] {"idx", "idx10", "plain", "bm"} : new String[0]) {
           String props = t.equals("idx") ? ", 'file-index.bloom-filter.columns' = 'v'"
               : t.equals("idx10") ? ", 'file-index.bloom-filter.columns' = 'v', 'file-index.bloom-filter.v.fpp' = '0.1'"
               : t.equals("bm") ? ", 'file-index.bitmap.columns' = 'k'" : "";
@@ -121,6 +126,10 @@ public final class FileIndexBenchmark {
         bytes.put(engine, sizes(dir.resolve(engine).resolve("bi.db").resolve("idx")));
         bytes.put(engine + " idx10", sizes(dir.resolve(engine).resolve("bi.db").resolve("idx10")));
         bytes.put(engine + " bm", sizes(dir.resolve(engine).resolve("bi.db").resolve("bm")));
+      }
+      if (!phase.times()) {
+        System.out.println("Tables written; time the queries with --phase time and the same --dir");
+        return;
       }
       // The same query shapes through Spark's own Parquet reader first: the engine whose turn comes
       // first would otherwise also pay the warm-up of Spark's query path both engines share.
@@ -155,8 +164,8 @@ public final class FileIndexBenchmark {
       }
       System.out.println();
       System.out.printf(Locale.ROOT, "File indexes (Bloom on v, bitmap on k), %d rows in %d commits, %s; answers checked%n", rows, commits, master);
-      System.out.printf(Locale.ROOT, "first = first run of the query (in a JVM that has written the tables and run the query shapes on plain Parquet), warm = median of %d runs, ms;%n"
-          + "files = data files planned, rows = rows read%n", runs);
+      System.out.printf(Locale.ROOT, "first = first run of the query (in a JVM that has %s run the query shapes on plain Parquet), warm = median of %d runs, ms;%n"
+          + "files = data files planned, rows = rows read%n", phase.writes() ? "written the tables and" : "only", runs);
       System.out.printf(Locale.ROOT, "%-7s %-12s %8s %8s %6s %9s%n", "engine", "query", "first", "warm", "files", "rows");
       for (String engine : active) {
         for (Map.Entry<String, long[]> e : times.get(engine).entrySet()) {

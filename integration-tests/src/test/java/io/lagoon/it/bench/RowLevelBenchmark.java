@@ -27,11 +27,13 @@ import org.apache.spark.sql.SparkSession;
  * sequence {@code --runs} + 1 times on fresh tables: the first run is reported as cold (the first
  * in the JVM for the first engine and table kind; run one engine per JVM with {@code --engines} for
  * each engine's own cold figures), the median of the others as warm. A statement an engine
- * refuses is reported as such.
+ * refuses is reported as such. {@code --phase prepare} loads every run's tables and stops;
+ * {@code --phase time}, with the same {@code --dir}, times the statements on them in a fresh JVM,
+ * as a scheduled job runs ({@link BenchPhase}).
  *
  * <pre>
  * options: --rows N (1000000)  --buckets N (4)  --runs N (3)  --dir PATH (target/bench-dml)
- *          --master M (local[2])  --engines lagoon,paimon  --kinds pk,append-dv,append
+ *          --master M (local[2])  --engines lagoon,paimon  --kinds pk,append-dv,append  --phase all|prepare|time
  * </pre>
  */
 public final class RowLevelBenchmark {
@@ -46,6 +48,7 @@ public final class RowLevelBenchmark {
   private String master = "local[2]";
   private List<String> engines = List.of("lagoon", "paimon");
   private List<String> kinds = List.of("pk", "append-dv", "append");
+  private BenchPhase phase = BenchPhase.ALL;
   private StatementReads reads;
   /** With -Dbench.trace, each statement's wall-clock window goes to stderr (to cut a profile by statement). */
   private static final boolean TRACE = Boolean.getBoolean("bench.trace");
@@ -64,8 +67,9 @@ public final class RowLevelBenchmark {
         case "--master": b.master = v; break;
         case "--engines": b.engines = List.of(v.split(",")); break;
         case "--kinds": b.kinds = List.of(v.split(",")); break;
+        case "--phase": b.phase = BenchPhase.parse(v); break;
         default: throw new IllegalArgumentException("Unknown option " + a
-            + " (options: --rows --buckets --runs --dir --master --engines --kinds)");
+            + " (options: --rows --buckets --runs --dir --master --engines --kinds --phase)");
       }
     }
     b.run();
@@ -141,7 +145,7 @@ public final class RowLevelBenchmark {
 
   private void run() throws IOException {
     dir = dir.toAbsolutePath();
-    BenchSupport.deleteRecursively(dir);
+    if (phase.writes()) BenchSupport.deleteRecursively(dir);
     Files.createDirectories(dir);
     SqlShell.quietLogging();
     SparkSession.Builder b = SparkSession.builder().master(master).appName("lagoon-dml-benchmark")
@@ -165,7 +169,7 @@ public final class RowLevelBenchmark {
     SparkSession spark = b.getOrCreate();
     reads = new StatementReads(spark);
     try {
-      String expected = expected(spark, rows);
+      String expected = phase.times() ? expected(spark, rows) : null;
       List<String> active = new ArrayList<>();
       for (String e : engines) if (e.equals("lagoon") || (e.equals("paimon") && paimon)) active.add(e);
       Map<String, Map<String, Runs>> results = new LinkedHashMap<>();
@@ -174,6 +178,7 @@ public final class RowLevelBenchmark {
           Runs all = new Runs();
           for (int i = 0; i <= runs; i++) {
             Result r = run(spark, engine, kind, rows, "t" + i);
+            if (r == null) continue; // tables written only
             if (r.refused.isEmpty() && !r.answer.equals(expected)) {
               throw new IllegalStateException(engine + " " + kind + " answered " + r.answer + ", plain Spark " + expected);
             }
@@ -183,7 +188,11 @@ public final class RowLevelBenchmark {
           results.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(engine, all);
         }
       }
-      report(results, active, expected);
+      if (phase.times()) {
+        report(results, active, expected);
+      } else {
+        System.out.println("Tables of " + (runs + 1) + " runs written; time them with --phase time and the same --dir");
+      }
     } finally {
       spark.stop();
     }
@@ -192,12 +201,15 @@ public final class RowLevelBenchmark {
   private Result run(SparkSession spark, String engine, String kind, long n, String name) throws IOException {
     String db = engine + ".b_" + kind.replace('-', '_');
     String table = db + "." + name;
-    spark.sql("CREATE DATABASE IF NOT EXISTS " + db);
-    spark.sql("CREATE TABLE " + table + " (id BIGINT" + (kind.equals("pk") ? " NOT NULL" : "")
-        + ", qty INT, customer STRING, price DOUBLE) " + properties(kind));
-    for (int part = 0; part < 4; part++) {
-      spark.sql("INSERT INTO " + table + " " + rowsOf(part * n / 4, (part + 1) * n / 4, 0));
+    if (phase.writes()) {
+      spark.sql("CREATE DATABASE IF NOT EXISTS " + db);
+      spark.sql("CREATE TABLE " + table + " (id BIGINT" + (kind.equals("pk") ? " NOT NULL" : "")
+          + ", qty INT, customer STRING, price DOUBLE) " + properties(kind));
+      for (int part = 0; part < 4; part++) {
+        spark.sql("INSERT INTO " + table + " " + rowsOf(part * n / 4, (part + 1) * n / 4, 0));
+      }
     }
+    if (!phase.times()) return null;
     Result r = new Result();
     for (String which : STATEMENTS) {
       reads.start();
