@@ -13,8 +13,10 @@ public final class ScanPlan {
   public final long manifestsSkipped;
   /** Of {@link #filesSkipped}, those their partition ruled out. */
   public final long filesSkippedByPartition;
-  /** Of {@link #filesSkipped}, those their min/max stats (key stats on primary-key tables) ruled out. */
+  /** Of {@link #filesSkipped}, those their value min/max stats ruled out (append tables). */
   public final long filesSkippedByStats;
+  /** Of {@link #filesSkipped}, those the range of keys they hold ruled out (primary-key tables). */
+  public final long filesSkippedByKeyRange;
   /** Of {@link #filesSkipped}, those only their file indexes ruled out (their stats could not). */
   public final long filesSkippedByIndex;
   /**
@@ -24,12 +26,12 @@ public final class ScanPlan {
   public final Map<String, org.roaringbitmap.RoaringBitmap> rowSelections;
 
   public ScanPlan(Snapshot snapshot, List<DataSplit> splits, long filesScanned, long filesSkipped, long manifestsSkipped) {
-    this(snapshot, splits, filesScanned, filesSkipped, manifestsSkipped, 0, 0, 0, Map.of());
+    this(snapshot, splits, filesScanned, filesSkipped, manifestsSkipped, 0, 0, 0, 0, Map.of());
   }
 
   public ScanPlan(Snapshot snapshot, List<DataSplit> splits, long filesScanned, long filesSkipped, long manifestsSkipped,
-                  long filesSkippedByPartition, long filesSkippedByStats, long filesSkippedByIndex,
-                  Map<String, org.roaringbitmap.RoaringBitmap> rowSelections) {
+                  long filesSkippedByPartition, long filesSkippedByStats, long filesSkippedByKeyRange,
+                  long filesSkippedByIndex, Map<String, org.roaringbitmap.RoaringBitmap> rowSelections) {
     this.snapshot = snapshot;
     this.splits = splits;
     this.filesScanned = filesScanned;
@@ -37,6 +39,7 @@ public final class ScanPlan {
     this.manifestsSkipped = manifestsSkipped;
     this.filesSkippedByPartition = filesSkippedByPartition;
     this.filesSkippedByStats = filesSkippedByStats;
+    this.filesSkippedByKeyRange = filesSkippedByKeyRange;
     this.filesSkippedByIndex = filesSkippedByIndex;
     this.rowSelections = rowSelections;
   }
@@ -44,7 +47,7 @@ public final class ScanPlan {
   /** The same plan over other splits (the counts stay those of planning). */
   public ScanPlan withSplits(List<DataSplit> other) {
     return new ScanPlan(snapshot, other, filesScanned, filesSkipped, manifestsSkipped, filesSkippedByPartition,
-        filesSkippedByStats, filesSkippedByIndex, rowSelections);
+        filesSkippedByStats, filesSkippedByKeyRange, filesSkippedByIndex, rowSelections);
   }
 
   /** Rows the planned files hold that their row selections leave out. */

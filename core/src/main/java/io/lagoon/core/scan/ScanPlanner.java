@@ -85,6 +85,7 @@ public final class ScanPlanner {
     long skippedByIndex = 0;
     long skippedByPartition = 0;
     long skippedByStats = 0;
+    long skippedByKeyRange = 0;
     IndexRule rule = indexRule(valueFilters);
     // Files whose indexes prove no row matches the value filters, where only a whole key section
     // of such files may be dropped (primary-key tables merged on read).
@@ -108,7 +109,9 @@ public final class ScanPlanner {
       }
       if (!fileMayMatch(e.file, valueFilters)) {
         skipped++;
-        skippedByStats++;
+        // A primary-key file prunes by its key stats alone: the range of keys it holds.
+        if (table.hasPrimaryKey()) skippedByKeyRange++;
+        else skippedByStats++;
         continue;
       }
       survivors.add(e);
@@ -154,7 +157,7 @@ public final class ScanPlanner {
       splits.add(new DataSplit(e.partition, e.bucket, paths.bucketPath(e.partition, e.bucket), g.getValue()));
     }
     return new ScanPlan(snapshot, splits, scanned, skipped, manifestsSkipped[0], skippedByPartition, skippedByStats,
-        skippedByIndex, rowSelections);
+        skippedByKeyRange, skippedByIndex, rowSelections);
   }
 
   /** Whether a manifest's partition stats admit the filters on partition columns. */

@@ -110,6 +110,7 @@ class BsiIndexSkippingTest extends LagoonSparkTest {
     sql("INSERT INTO lake.bsi.copy SELECT id, id * 10 FROM range(0, 100, 1, 1)");
     sql("INSERT INTO lake.bsi.copy SELECT id, CASE WHEN id % 2 = 0 THEN id ELSE 5000 + id END FROM range(0, 100, 1, 1)");
     Path copy = warehouse.resolve("bsi.db").resolve("copy");
+    assertEquals(io.lagoon.it.oracle.SparkRows.renderAll(sql("SELECT * FROM lake.bsi.copy")), PaimonOracle.readRows(copy));
     assertEquals(200, PaimonOracle.readRows(copy).size());
     FileStoreTable t = FileStoreTable.load(new FileIO(new Configuration()), new org.apache.hadoop.fs.Path(copy.toUri()), "bsi.copy");
     List<ManifestEntry> live = new ArrayList<>(LiveFiles.read(t.manifests(), t.snapshots().latest().orElseThrow()));

@@ -9,13 +9,8 @@ import io.lagoon.it.oracle.PaimonOracle;
 import io.lagoon.it.oracle.RequiresPaimon131;
 import io.lagoon.it.oracle.SparkRows;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,59 +38,24 @@ class CompactionRaceTest extends LagoonSparkTest {
         ? "TBLPROPERTIES ('deletion-vectors.enabled' = 'true', 'write-only' = 'true')"
         : "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true')"));
     sql("INSERT INTO " + t + " VALUES (0, 'zero')");
-    AtomicBoolean writing = new AtomicBoolean(true);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    List<String> expected = new ArrayList<>(List.of("0,zero"));
-    Future<?> writer = pool.submit(() -> {
-      try {
-        for (int i = 1; i <= 10; i++) {
-          sql("INSERT INTO " + t + " VALUES (" + i + ", 'v" + i + "'), (" + (100 + i) + ", 'w" + i + "')");
-          expected.add(i + ",v" + i);
-          if (i % 3 == 0) {
-            String delete = "DELETE FROM " + t + " WHERE id = " + (100 + i);
-            runRetryingConflicts(() -> sql(delete));
-          } else {
-            expected.add((100 + i) + ",w" + i);
-          }
-        }
-      } finally {
-        writing.set(false);
-      }
-      return null;
-    });
+    RacingWrites writes = new RacingWrites(t, q -> sql(q));
     int compactions = 0;
     int conflicts = 0;
     String args = "table => 'cr." + kind + "'" + (kind.equals("append_zorder") ? ", order_strategy => 'zorder', order_by => 'id,v'" : "");
-    while (writing.get()) {
+    while (writes.writing()) {
       try {
         sql("CALL lake.sys.compact(" + args + ")").collect();
         compactions++;
       } catch (Exception e) {
-        String m = WarehouseListing.messages(e);
-        assertTrue(m.contains("onflict") || m.contains("concurrent"), m);
+        assertTrue(RacingWrites.isConflict(e), WarehouseListing.messages(e));
         conflicts++;
       }
     }
-    writer.get();
-    pool.shutdown();
+    List<String> expected = writes.expected();
     sql("CALL lake.sys.compact(" + args + ")").collect();
-    expected.sort(String::compareTo);
     assertEquals(expected, rows("SELECT * FROM " + t), compactions + " compactions, " + conflicts + " conflicts");
     Path dir = warehouse.resolve("cr.db").resolve(kind);
     assertEquals(PaimonOracle.readRows(dir), SparkRows.renderAll(sql("SELECT * FROM " + t)));
     assertTrue(compactions >= 1, "compactions ran: " + compactions);
-  }
-
-  /** A DELETE that meets a concurrent compaction of its file fails as a conflict; the writer runs it again. */
-  private static void runRetryingConflicts(Runnable statement) {
-    for (int attempt = 0; ; attempt++) {
-      try {
-        statement.run();
-        return;
-      } catch (RuntimeException e) {
-        String m = WarehouseListing.messages(e);
-        if (attempt > 20 || !(m.contains("onflict") || m.contains("concurrent"))) throw e;
-      }
-    }
   }
 }

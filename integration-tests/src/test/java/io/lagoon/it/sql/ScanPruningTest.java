@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Partition pruning and min/max file skipping for every supported predicate shape, checked both
- * for the answer and for the number of files the scan skipped (the Spark UI metric).
+ * for the answer and for the number of files the scan skipped (the Spark UI metric), and each
+ * mechanism's own counter (partition, min/max stats, key range).
  */
 class ScanPruningTest extends LagoonSparkTest {
 
@@ -87,6 +88,31 @@ class ScanPruningTest extends LagoonSparkTest {
     Map<String, Long> part = metrics(executed("SELECT count(*) FROM lake.pr.two WHERE p = 1"));
     assertEquals(2L, part.get("lagoonFilesSkippedByPartition"));
     assertEquals(1L, part.get("lagoonFilesScanned"));
+    assertEquals(0L, stats.get("lagoonFilesSkippedByKeyRange"), "an append table has no keys");
+    // A primary-key table prunes by the range of keys each file holds, counted as such.
+    sql("CREATE TABLE lake.pr.keyed (id BIGINT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+        + "'write-only' = 'true')");
+    for (int k = 0; k < 4; k++) sql("INSERT INTO lake.pr.keyed SELECT id, 'v' FROM range(" + (k * 10) + ", " + (k * 10 + 10) + ")");
+    Map<String, Long> keyed = metrics(executed("SELECT count(*) FROM lake.pr.keyed WHERE id = 25"));
+    assertEquals(3L, keyed.get("lagoonFilesSkippedByKeyRange"));
+    assertEquals(0L, keyed.get("lagoonFilesSkippedByStats"));
+    assertEquals(1L, keyed.get("lagoonFilesScanned"));
+    assertEquals(list("1"), rows("SELECT count(*) FROM lake.pr.keyed WHERE id = 25"));
+    // EXPLAIN names the filters each mechanism can use.
+    String append = sql("EXPLAIN SELECT * FROM lake.pr.t WHERE p = 1 AND id = 42 AND s LIKE '%7'").first().getString(0);
+    assertTrue(uses(append, "partition").contains("EqualTo(p,1)") && !uses(append, "partition").contains("id"), append);
+    assertTrue(uses(append, "stats").contains("EqualTo(id,42)") && !uses(append, "stats").contains("StringEndsWith"), append);
+    assertTrue(!append.contains("keyRange="), append);
+    String pk = sql("EXPLAIN SELECT * FROM lake.pr.keyed WHERE id = 25 AND v = 'x'").first().getString(0);
+    String keyRange = uses(pk, "keyRange");
+    assertTrue(keyRange.contains("EqualTo(id,25)") && !pk.contains("stats="), pk);
+    assertTrue(!keyRange.contains("(v,") && !keyRange.contains("(v)"), "a value column decides no key range: " + keyRange);
+  }
+
+  /** The filters EXPLAIN lists for one mechanism ({@code name=[...]}); empty when it lists none. */
+  private static String uses(String explain, String mechanism) {
+    int at = explain.indexOf(" " + mechanism + "=[");
+    return at < 0 ? "" : explain.substring(at, explain.indexOf(']', at) + 1);
   }
 
   private static SparkPlan executed(String query) {

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.hadoop.fs.Path;
@@ -153,10 +154,12 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
 
   @Override
   public String description() {
-    List<org.apache.spark.sql.sources.Filter> indexed = io.lagoon.core.fileindex.FileIndexPredicate.usable(table.schema(), filters,
-        io.lagoon.core.scan.ScanPlanner.indexesDecideKeysOnly(table.schema()));
-    return "LagoonScan " + table.fullName() + " filters=" + filters + (indexed.isEmpty() ? "" : " fileIndex=" + indexed)
-        + (limit == null ? "" : " limit=" + limit);
+    StringBuilder uses = new StringBuilder();
+    for (Map.Entry<String, List<org.apache.spark.sql.sources.Filter>> e
+        : io.lagoon.core.scan.FilterUse.of(table.schema(), filters).entrySet()) {
+      uses.append(' ').append(e.getKey()).append('=').append(e.getValue());
+    }
+    return "LagoonScan " + table.fullName() + " filters=" + filters + uses + (limit == null ? "" : " limit=" + limit);
   }
 
   @Override
@@ -461,6 +464,7 @@ public class LagoonScan implements Scan, Batch, SupportsReportStatistics, Suppor
         ScanMetrics.value(ScanMetrics.MANIFESTS_SKIPPED, p.manifestsSkipped),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_PARTITION, p.filesSkippedByPartition),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_STATS, p.filesSkippedByStats),
+        ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_KEY_RANGE, p.filesSkippedByKeyRange),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_BY_INDEX, p.filesSkippedByIndex),
         ScanMetrics.value(ScanMetrics.FILES_SKIPPED_AT_RUN_TIME, p.filesScanned - read),
         ScanMetrics.value(ScanMetrics.ROWS_SKIPPED_BY_INDEX, p.rowsSkippedByIndex()),

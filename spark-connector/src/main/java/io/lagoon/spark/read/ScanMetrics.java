@@ -12,6 +12,7 @@ public final class ScanMetrics {
   public static final String FILES_SKIPPED_BY_PARTITION = "lagoonFilesSkippedByPartition";
   public static final String FILES_SKIPPED_BY_STATS = "lagoonFilesSkippedByStats";
   public static final String FILES_SKIPPED_BY_INDEX = "lagoonFilesSkippedByIndex";
+  public static final String FILES_SKIPPED_BY_KEY_RANGE = "lagoonFilesSkippedByKeyRange";
   public static final String FILES_SKIPPED_AT_RUN_TIME = "lagoonFilesSkippedAtRunTime";
   public static final String SECTIONS_MERGED = "lagoonSectionsMerged";
   public static final String MERGED_ROWS = "lagoonMergedRows";
@@ -46,10 +47,16 @@ public final class ScanMetrics {
     @Override public String description() { return "data files skipped by partition"; }
   }
 
-  /** Of the data files skipped, those their min/max stats ruled out (key stats on primary-key tables). */
+  /** Of the data files skipped, those their value min/max stats ruled out (append tables). */
   public static final class FilesSkippedByStats extends CustomSumMetric {
     @Override public String name() { return FILES_SKIPPED_BY_STATS; }
-    @Override public String description() { return "data files skipped by min/max stats (key range on primary-key tables)"; }
+    @Override public String description() { return "data files skipped by min/max stats"; }
+  }
+
+  /** Of the data files skipped, those the range of keys they hold ruled out (primary-key tables). */
+  public static final class FilesSkippedByKeyRange extends CustomSumMetric {
+    @Override public String name() { return FILES_SKIPPED_BY_KEY_RANGE; }
+    @Override public String description() { return "data files skipped by key range"; }
   }
 
   /**
@@ -108,7 +115,7 @@ public final class ScanMetrics {
 
   public static CustomMetric[] supported() {
     return new CustomMetric[] {new FilesScanned(), new FilesSkipped(), new ManifestsSkipped(), new FilesSkippedByPartition(),
-        new FilesSkippedByStats(), new FilesSkippedByIndex(), new FilesSkippedAtRunTime(),
+        new FilesSkippedByStats(), new FilesSkippedByKeyRange(), new FilesSkippedByIndex(), new FilesSkippedAtRunTime(),
         new SectionsMerged(),
         new MergedRows(), new ColumnarMergedRows(), new RowsDeletedByVectors(), new RowsSkippedByIndex(),
         new RowGroupsSkippedByIndex()};

@@ -1,0 +1,72 @@
+package io.lagoon.core.scan;
+
+import io.lagoon.core.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.sources.And;
+import org.apache.spark.sql.sources.EqualNullSafe;
+import org.apache.spark.sql.sources.EqualTo;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.sources.GreaterThan;
+import org.apache.spark.sql.sources.GreaterThanOrEqual;
+import org.apache.spark.sql.sources.In;
+import org.apache.spark.sql.sources.IsNotNull;
+import org.apache.spark.sql.sources.IsNull;
+import org.apache.spark.sql.sources.LessThan;
+import org.apache.spark.sql.sources.LessThanOrEqual;
+import org.apache.spark.sql.sources.Not;
+import org.apache.spark.sql.sources.Or;
+
+/**
+ * Which of a scan's pushed filters each skipping mechanism of {@link ScanPlanner} can use, for
+ * {@code EXPLAIN}: the partition values (filters on partition columns only), the files' min/max
+ * stats (append tables) or key ranges (primary-key tables, filters on key columns only), and the
+ * file indexes. A filter listed may skip files; one not listed never does.
+ */
+public final class FilterUse {
+  private FilterUse() {}
+
+  /** By mechanism ({@code partition}, {@code stats}, {@code keyRange}, {@code fileIndex}), the filters it can use; empty ones left out. */
+  public static Map<String, List<Filter>> of(TableSchema schema, List<Filter> filters) {
+    Set<String> partition = new HashSet<>(schema.partitionKeys());
+    Set<String> keys = new HashSet<>(schema.primaryKeys());
+    boolean keyed = !keys.isEmpty();
+    List<Filter> byPartition = new ArrayList<>();
+    List<Filter> byStats = new ArrayList<>();
+    List<Filter> valueFilters = new ArrayList<>();
+    for (Filter f : filters) {
+      List<String> refs = Arrays.asList(f.references());
+      if (!partition.isEmpty() && partition.containsAll(refs)) {
+        if (statsDecide(f)) byPartition.add(f);
+        continue;
+      }
+      valueFilters.add(f);
+      if (statsDecide(f) && (!keyed || keys.containsAll(refs))) byStats.add(f);
+    }
+    Map<String, List<Filter>> out = new LinkedHashMap<>();
+    put(out, "partition", byPartition);
+    put(out, keyed ? "keyRange" : "stats", byStats);
+    put(out, "fileIndex", io.lagoon.core.fileindex.FileIndexPredicate.usable(schema, valueFilters,
+        ScanPlanner.indexesDecideKeysOnly(schema)));
+    return out;
+  }
+
+  private static void put(Map<String, List<Filter>> out, String mechanism, List<Filter> filters) {
+    if (!filters.isEmpty()) out.put(mechanism, filters);
+  }
+
+  /** The shapes {@link StatsPredicate} evaluates (anything else counts as "may match"). */
+  static boolean statsDecide(Filter f) {
+    if (f instanceof And) return statsDecide(((And) f).left()) || statsDecide(((And) f).right());
+    if (f instanceof Or) return statsDecide(((Or) f).left()) && statsDecide(((Or) f).right());
+    if (f instanceof Not) return statsDecide(((Not) f).child());
+    return f instanceof IsNull || f instanceof IsNotNull || f instanceof EqualNullSafe || f instanceof EqualTo
+        || f instanceof LessThan || f instanceof LessThanOrEqual || f instanceof GreaterThan
+        || f instanceof GreaterThanOrEqual || f instanceof In;
+  }
+}
