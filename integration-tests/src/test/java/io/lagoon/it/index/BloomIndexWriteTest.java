@@ -212,4 +212,90 @@ class BloomIndexWriteTest extends LagoonSparkTest {
     assertTrue(missing.getMessage().contains("bw.none"), missing.getMessage());
     assertEquals(snapshot, core("rw").snapshots().latest().orElseThrow().id);
   }
+
+  /** {@code items} and {@code fpp} set: every file's filter has the size Paimon gives those settings, and both engines skip by it. */
+  @Test
+  void itemsAndFppSizeTheFilterAsSet() throws Exception {
+    load("items", "'file-index.bloom-filter.columns' = 'v', 'file-index.bloom-filter.v.items' = '5000', "
+        + "'file-index.bloom-filter.v.fpp' = '0.05', 'file-index.in-manifest-threshold' = '1 b'");
+    int expected = io.lagoon.index.BloomFilterIndex.sized(5000, 0.05).serialize().length;
+    assertTrue(expected != io.lagoon.index.BloomFilterIndex.sized(400, 0.01).serialize().length);
+    for (ManifestEntry e : live("items")) {
+      byte[] container = Files.readAllBytes(dir("items").resolve("bucket-0").resolve(e.file.extraFiles.get(0)));
+      assertEquals(expected, io.lagoon.index.FileIndexFile.read(container).get("v").get(io.lagoon.index.BloomFilterIndex.TYPE)
+          .length(), "sized for 5000 items at fpp 0.05");
+    }
+    assertEquals(0, planned("items", new EqualTo("v", "v-3001")));
+    assertEquals(List.of(3002L), paimonIdsWhereV("items", "v-3002"));
+    assertEquals(List.of("1"), rows("SELECT count(*) FROM lake.bw.items WHERE v = 'v-3002'"));
+  }
+
+  /** An embedded index that cannot be read (garbage, or cut short) rules nothing out: its file is read. */
+  @Test
+  void aCorruptEmbeddedIndexIsIgnoredAndItsFileRead() throws Exception {
+    load("corrupt", "'file-index.bloom-filter.columns' = 'v', 'file-index.in-manifest-threshold' = '2 kb'");
+    FileStoreTable t = core("corrupt");
+    List<ManifestEntry> files = live("corrupt");
+    files.sort(java.util.Comparator.comparingLong(e -> e.file.minSequenceNumber));
+    ManifestEntry first = files.get(0); // ids 0..798
+    ManifestEntry second = files.get(1); // ids 1000..1798
+    byte[] garbage = "not an index container at all".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] cut = java.util.Arrays.copyOf(second.file.embeddedIndex, second.file.embeddedIndex.length / 2);
+    t.newRewrite().replace(List.of(first, second), List.of(
+        new ManifestEntry(first.kind, first.partition, first.bucket, first.totalBuckets, first.file.withIndex(garbage, List.of())),
+        new ManifestEntry(second.kind, second.partition, second.bucket, second.totalBuckets, second.file.withIndex(cut, List.of()))))
+        .commit();
+    // v-1 and v-1001 are absent and in range of both files: only the other three files' filters rule them out.
+    assertEquals(2, planned("corrupt", new EqualTo("v", "v-1001")), "the two files without a readable index are read");
+    assertEquals(List.of("0"), rows("SELECT count(*) FROM lake.bw.corrupt WHERE v = 'v-1001'"));
+    assertEquals(List.of("1"), rows("SELECT count(*) FROM lake.bw.corrupt WHERE v = 'v-2'"));
+    assertEquals(List.of("1"), rows("SELECT count(*) FROM lake.bw.corrupt WHERE v = 'v-1002'"));
+    assertEquals(List.of("2000"), rows("SELECT count(*) FROM lake.bw.corrupt"));
+  }
+
+  /**
+   * {@code where} selects partitions: only their files get indexes, in a Spark stage of several
+   * tasks, one commit; the other partitions' files stay as they were.
+   */
+  @Test
+  void rewriteFileIndexWhereIndexesOnlyTheSelectedPartitionsInParallelTasks() throws Exception {
+    spark.stop();
+    spark = newSession(warehouse, java.util.Map.of("spark.sql.extensions", "io.lagoon.spark.extensions.LagoonSparkSessionExtensions"));
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.bw");
+    sql("CREATE TABLE lake.bw.parts (id BIGINT, v STRING, p INT) PARTITIONED BY (p) TBLPROPERTIES ('write-only' = 'true', "
+        + "'file-index.in-manifest-threshold' = '1 b')");
+    for (int k = 0; k < 3; k++) {
+      sql("INSERT INTO lake.bw.parts SELECT /*+ REPARTITION(1) */ id, concat('v-', id), CAST(id % 3 AS INT) FROM "
+          + "range(" + (k * 1000) + ", " + (k * 1000 + 300) + ", 1, 1)");
+    }
+    sql("ALTER TABLE lake.bw.parts SET TBLPROPERTIES ('file-index.bloom-filter.columns' = 'v')");
+    long before = core("parts").snapshots().latest().orElseThrow().id;
+    java.util.concurrent.atomic.AtomicInteger widest = new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.spark.scheduler.SparkListener stages = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onStageCompleted(org.apache.spark.scheduler.SparkListenerStageCompleted s) {
+        widest.accumulateAndGet(s.stageInfo().numTasks(), Math::max);
+      }
+    };
+    spark.sparkContext().addSparkListener(stages);
+    try {
+      org.apache.spark.sql.Row r = sql("CALL lake.sys.rewrite_file_index(table => 'bw.parts', where => 'p = 1')").first();
+      assertEquals(3, r.getInt(1), "the three files of p = 1");
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.sparkContext().removeSparkListener(stages);
+    }
+    assertTrue(widest.get() >= 2, "the files were indexed by a stage of " + widest.get() + " task(s)");
+    assertEquals(before + 1, core("parts").snapshots().latest().orElseThrow().id, "one commit");
+    Path table = dir("parts");
+    int indexed = 0;
+    for (ManifestEntry e : live("parts")) {
+      boolean p1 = Files.exists(table.resolve("p=1").resolve("bucket-0").resolve(e.file.fileName));
+      assertEquals(p1 ? 1 : 0, e.file.extraFiles.size(), e.file.fileName + (p1 ? " in p = 1" : " outside p = 1"));
+      if (p1) indexed++;
+    }
+    assertEquals(3, indexed);
+    assertEquals(List.of("1"), rows("SELECT count(*) FROM lake.bw.parts WHERE v = 'v-1003'"));
+    assertEquals(List.of("300"), rows("SELECT count(*) FROM lake.bw.parts WHERE p = 1"));
+  }
 }
