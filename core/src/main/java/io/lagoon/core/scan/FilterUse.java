@@ -34,8 +34,9 @@ public final class FilterUse {
   /** By mechanism ({@code partition}, {@code stats}, {@code keyRange}, {@code fileIndex}), the filters it can use; empty ones left out. */
   public static Map<String, List<Filter>> of(TableSchema schema, List<Filter> filters) {
     Set<String> partition = new HashSet<>(schema.partitionKeys());
-    Set<String> keys = new HashSet<>(schema.primaryKeys());
-    boolean keyed = !keys.isEmpty();
+    boolean keyed = !schema.primaryKeys().isEmpty();
+    // Key stats hold the key without its partition columns (those are decided by partition).
+    Set<String> keys = new HashSet<>(schema.trimmedPrimaryKeys());
     List<Filter> byPartition = new ArrayList<>();
     List<Filter> byStats = new ArrayList<>();
     List<Filter> valueFilters = new ArrayList<>();

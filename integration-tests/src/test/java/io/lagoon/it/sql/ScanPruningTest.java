@@ -107,6 +107,14 @@ class ScanPruningTest extends LagoonSparkTest {
     String keyRange = uses(pk, "keyRange");
     assertTrue(keyRange.contains("EqualTo(id,25)") && !pk.contains("stats="), pk);
     assertTrue(!keyRange.contains("(v,") && !keyRange.contains("(v)"), "a value column decides no key range: " + keyRange);
+    // A partitioned key: its partition column is decided by partition, the rest by key range.
+    sql("CREATE TABLE lake.pr.pkp (id BIGINT NOT NULL, p INT NOT NULL, v STRING) PARTITIONED BY (p) TBLPROPERTIES ("
+        + "'primary-key' = 'id,p', 'bucket' = '1')");
+    String and = sql("EXPLAIN SELECT * FROM lake.pr.pkp WHERE p = 1 AND id = 3").first().getString(0);
+    assertTrue(uses(and, "partition").contains("EqualTo(p,1)") && uses(and, "keyRange").contains("EqualTo(id,3)")
+        && !uses(and, "keyRange").contains("(p,"), and);
+    String or = sql("EXPLAIN SELECT * FROM lake.pr.pkp WHERE p = 1 OR id = 3").first().getString(0);
+    assertTrue(!uses(or, "keyRange").contains("Or(") && !uses(or, "partition").contains("Or("), or);
   }
 
   /** The filters EXPLAIN lists for one mechanism ({@code name=[...]}); empty when it lists none. */
