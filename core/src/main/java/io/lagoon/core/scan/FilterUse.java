@@ -8,19 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.spark.sql.sources.And;
-import org.apache.spark.sql.sources.EqualNullSafe;
-import org.apache.spark.sql.sources.EqualTo;
 import org.apache.spark.sql.sources.Filter;
-import org.apache.spark.sql.sources.GreaterThan;
-import org.apache.spark.sql.sources.GreaterThanOrEqual;
-import org.apache.spark.sql.sources.In;
-import org.apache.spark.sql.sources.IsNotNull;
-import org.apache.spark.sql.sources.IsNull;
-import org.apache.spark.sql.sources.LessThan;
-import org.apache.spark.sql.sources.LessThanOrEqual;
-import org.apache.spark.sql.sources.Not;
-import org.apache.spark.sql.sources.Or;
 
 /**
  * Which of a scan's pushed filters each skipping mechanism of {@link ScanPlanner} can use, for
@@ -43,11 +31,11 @@ public final class FilterUse {
     for (Filter f : filters) {
       List<String> refs = Arrays.asList(f.references());
       if (!partition.isEmpty() && partition.containsAll(refs)) {
-        if (statsDecide(f)) byPartition.add(f);
+        if (StatsPredicate.decides(f)) byPartition.add(f);
         continue;
       }
       valueFilters.add(f);
-      if (statsDecide(f) && (!keyed || keys.containsAll(refs))) byStats.add(f);
+      if (StatsPredicate.decides(f) && (!keyed || keys.containsAll(refs))) byStats.add(f);
     }
     Map<String, List<Filter>> out = new LinkedHashMap<>();
     put(out, "partition", byPartition);
@@ -59,15 +47,5 @@ public final class FilterUse {
 
   private static void put(Map<String, List<Filter>> out, String mechanism, List<Filter> filters) {
     if (!filters.isEmpty()) out.put(mechanism, filters);
-  }
-
-  /** The shapes {@link StatsPredicate} evaluates (anything else counts as "may match"). */
-  static boolean statsDecide(Filter f) {
-    if (f instanceof And) return statsDecide(((And) f).left()) || statsDecide(((And) f).right());
-    if (f instanceof Or) return statsDecide(((Or) f).left()) && statsDecide(((Or) f).right());
-    if (f instanceof Not) return statsDecide(((Not) f).child());
-    return f instanceof IsNull || f instanceof IsNotNull || f instanceof EqualNullSafe || f instanceof EqualTo
-        || f instanceof LessThan || f instanceof LessThanOrEqual || f instanceof GreaterThan
-        || f instanceof GreaterThanOrEqual || f instanceof In;
   }
 }

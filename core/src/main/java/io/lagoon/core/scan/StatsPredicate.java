@@ -37,6 +37,32 @@ public final class StatsPredicate {
     return eval(f, s, columnIndex, fields, false);
   }
 
+  /**
+   * Whether {@link #mayMatch} can ever answer "no" for the filter's shape (stats permitting):
+   * anything else always counts as "may match". Under NOT, AND and OR trade places, as in the
+   * evaluation.
+   */
+  public static boolean decides(Filter f) {
+    return decides(f, false);
+  }
+
+  private static boolean decides(Filter f, boolean negate) {
+    if (f instanceof And) {
+      And a = (And) f;
+      return negate ? decides(a.left(), true) && decides(a.right(), true)
+          : decides(a.left(), false) || decides(a.right(), false);
+    }
+    if (f instanceof Or) {
+      Or o = (Or) f;
+      return negate ? decides(o.left(), true) || decides(o.right(), true)
+          : decides(o.left(), false) && decides(o.right(), false);
+    }
+    if (f instanceof Not) return decides(((Not) f).child(), !negate);
+    return f instanceof IsNull || f instanceof IsNotNull || f instanceof EqualNullSafe || f instanceof EqualTo
+        || f instanceof LessThan || f instanceof LessThanOrEqual || f instanceof GreaterThan
+        || f instanceof GreaterThanOrEqual || f instanceof In;
+  }
+
   private static boolean eval(Filter f, ColumnStats s, ToIntFunction<String> idx, List<DataField> fields, boolean negate) {
     if (f instanceof And) {
       And a = (And) f;
