@@ -161,7 +161,8 @@ public final class DataFileReader implements Serializable {
     if (withPosition && !rowPositions) throw new IllegalArgumentException("Row positions are needed to return them");
     Configuration given = conf;
     List<Filter> givenFilters = filters;
-    // Spark's readers broadcast the configuration they get (and set entries on it): give them a cheap copy.
+    // Spark's readers broadcast the configuration they get (and set entries on it): they get a cheap
+    // copy each (ParquetReaderCache), and so do the other formats' readers here.
     conf = new LeanConfiguration(conf);
     StructType output = required;
     if (rowPositions) required = required.add(new StructField(ROW_POSITION, DataTypes.LongType, true, Metadata.empty()));
@@ -173,11 +174,10 @@ public final class DataFileReader implements Serializable {
     scala.collection.immutable.Map<String, String> options = toScala(opts);
     filters = MillisSafeFilters.pushable(filters);
     scala.collection.Seq<Filter> pushed = JavaConverters.asScalaBuffer(filters).toSeq();
-    StructType noPartitions = new StructType();
     boolean parquet = formats.contains("parquet");
     boolean countedOnly = wholeFilesOnly && rowPositions && filters.isEmpty();
-    Function1<PartitionedFile, Iterator<InternalRow>> pq = parquet && !countedOnly ? new ParquetFileFormat()
-        .buildReaderWithPartitionValues(spark, dataSchema, noPartitions, required, pushed, options, conf) : null;
+    Function1<PartitionedFile, Iterator<InternalRow>> pq = parquet && !countedOnly
+        ? ParquetReaderCache.reader(spark, dataSchema, required, pushed, options, conf) : null;
     // Paimon stores TIMESTAMP(7..9) as INT96, which Spark's Parquet reader refuses as TIMESTAMP_NTZ.
     // Such files are read with those columns declared TIMESTAMP: an INT96 value is the wall clock as
     // UTC, so its microseconds are the TIMESTAMP_NTZ value (the types differ only in name). This
@@ -196,25 +196,21 @@ public final class DataFileReader implements Serializable {
     if (!ntz.isEmpty()) {
       List<Filter> others = new java.util.ArrayList<>();
       for (Filter f : filters) if (!refersTo(f, ntz)) others.add(f);
-      reader.parquetInt96 = new ParquetFileFormat().buildReaderWithPartitionValues(spark, ntzAsTimestamp(dataSchema),
-          noPartitions, ntzAsTimestamp(required), JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
+      reader.parquetInt96 = ParquetReaderCache.reader(spark, ntzAsTimestamp(dataSchema), ntzAsTimestamp(required),
+          JavaConverters.asScalaBuffer(others).toSeq(), options, conf);
       reader.ntzColumns = ntz;
     }
     if (rowPositions && parquet && filters.isEmpty()) {
       // Without filters the reader returns every row of a file in order, so a whole-file read can
       // count positions instead of having Spark generate its row-index column (see open).
-      // Its own copy: Spark's reader writes its read schema into the configuration it broadcasts,
-      // which (in a local session) the other reader's tasks would see.
-      reader.parquetCounted = new ParquetFileFormat().buildReaderWithPartitionValues(spark, dataSchema, noPartitions,
-          output, pushed, options, new LeanConfiguration(conf));
+      reader.parquetCounted = ParquetReaderCache.reader(spark, dataSchema, output, pushed, options, conf);
       reader.countsAlways = true;
     } else if (rowPositions && parquet) {
       Configuration readConf = conf;
       StructType dataColumns = dataSchema;
       StructType outputColumns = output;
-      reader.countedReader = () -> new ParquetFileFormat().buildReaderWithPartitionValues(spark, dataColumns,
-          noPartitions, outputColumns, JavaConverters.asScalaBuffer(new java.util.ArrayList<Filter>()).toSeq(), options,
-          new LeanConfiguration(readConf));
+      reader.countedReader = () -> ParquetReaderCache.reader(spark, dataColumns, outputColumns,
+          JavaConverters.asScalaBuffer(new java.util.ArrayList<Filter>()).toSeq(), options, readConf);
     }
     if (avro) reader.avro = new AvroDataReader(required, shared);
     reader.output = output;
