@@ -20,7 +20,7 @@ import scala.collection.JavaConverters;
  * Spark's Parquet reader functions, kept on the driver and handed out again for the same inputs.
  * Building one broadcasts the whole Hadoop configuration (a thousand entries: its size estimated,
  * serialized and stored) and a row-level statement on a primary-key table builds three (its scan's
- * readers and the writers' compaction reader), about a tenth of the driver's time in a warm DELETE
+ * readers and the writers' compaction reader), about a sixth of the driver's CPU in a warm DELETE
  * or UPDATE. A function depends only on what it is built from, all of it in the key: the Spark
  * context (whose broadcast it holds), the schemas, filters and options, the session's SQL settings
  * and every configuration entry; a changed setting or configuration entry builds a new one.
