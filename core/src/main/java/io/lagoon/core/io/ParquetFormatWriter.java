@@ -28,6 +28,8 @@ public final class ParquetFormatWriter implements FormatWriter {
   private final StructType schema;
   private final List<DataField> fields;
   private final PaimonParquetWriteSupport support;
+  /** Null when the codec is not zstd or Parquet's own compressor stayed. */
+  private final ZstdPageCompressor zstd;
 
   /** {@code schema} is the Spark form of {@code fields} (same order), with field ids in its metadata. */
   public ParquetFormatWriter(Configuration base, Path path, StructType schema, List<DataField> fields, String compression)
@@ -57,12 +59,24 @@ public final class ParquetFormatWriter implements FormatWriter {
         .withConf(conf)
         .build();
     this.support = builder.support;
+    CompressionCodecName codec = codec(compression);
+    try {
+      this.zstd = codec == CompressionCodecName.ZSTD
+          ? ZstdPageCompressor.install(writer, conf.getInt(ZSTD_LEVEL, 3), conf.getInt(ZSTD_WORKERS, 0)) : null;
+    } catch (IOException e) {
+      abort();
+      throw e;
+    }
   }
 
   /** Whether rows go straight to the columns (a flat schema), for tests. */
   boolean writesDirectly() {
     return support.writesDirectly();
   }
+
+  /** Parquet's keys for the zstd level (its default 3) and worker threads. */
+  static final String ZSTD_LEVEL = "parquet.compression.codec.zstd.level";
+  private static final String ZSTD_WORKERS = "parquet.compression.codec.zstd.workers";
 
   static CompressionCodecName codec(String name) {
     switch (name) {
@@ -88,7 +102,11 @@ public final class ParquetFormatWriter implements FormatWriter {
 
   @Override
   public void close() throws IOException {
-    writer.close();
+    try {
+      writer.close();
+    } finally {
+      if (zstd != null) zstd.release();
+    }
   }
 
   @Override
@@ -104,7 +122,7 @@ public final class ParquetFormatWriter implements FormatWriter {
   @Override
   public void abort() {
     try {
-      writer.close();
+      close();
     } catch (IOException | RuntimeException ignore) {
       // best effort
     }
