@@ -1,5 +1,7 @@
 package io.lagoon.core.compaction;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.operation.RewriteFiles;
@@ -13,6 +15,9 @@ import java.util.Map;
  * vector each replaced file had when it was read (a file whose rows were deleted since is a
  * conflict: its rewrite would bring them back).
  */
+// Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+// lists or transient state.
+@DefaultSerializer(JavaSerializer.class)
 public record CompactionResult(List<ManifestEntry> before, List<ManifestEntry> after, BucketVectorChange vectorChange,
                                Map<String, String> appendVectorsRead) implements Serializable {
   /** Adds this result to the one rewrite the driver commits. */

@@ -1,5 +1,7 @@
 package io.lagoon.core.compaction;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.DataFilePaths;
 import java.io.Serializable;
@@ -21,6 +23,9 @@ import java.util.function.Predicate;
  */
 public final class PostponedBucketPlan implements Serializable {
   /** One postponed file, its partition's bucket count, and its place in the replay order. */
+  // Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+  // lists or transient state.
+  @DefaultSerializer(JavaSerializer.class)
   public record File(ManifestEntry entry, int buckets, int order) implements Serializable {
   }
 

@@ -1,5 +1,7 @@
 package io.lagoon.core.fs;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -16,6 +18,9 @@ import org.apache.hadoop.io.Text;
  * gzipping every such string on its own, which costs more than the values themselves and is paid
  * by every task that deserializes one.
  */
+// Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+// lists or transient state.
+@DefaultSerializer(JavaSerializer.class)
 public final class SerializableConfiguration implements Serializable {
   private transient Configuration conf;
 

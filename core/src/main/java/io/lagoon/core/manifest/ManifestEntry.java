@@ -1,9 +1,14 @@
 package io.lagoon.core.manifest;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import java.io.Serializable;
 import java.util.Arrays;
 
 /** One row of a manifest: a file added to or deleted from a (partition, bucket). */
+// Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+// lists or transient state.
+@DefaultSerializer(JavaSerializer.class)
 public final class ManifestEntry implements Serializable {
   public final FileKind kind;
   /** Serialized partition BinaryRow. */

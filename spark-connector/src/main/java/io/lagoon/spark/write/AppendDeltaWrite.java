@@ -1,5 +1,7 @@
 package io.lagoon.spark.write;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.lagoon.core.manifest.ManifestEntry;
 import io.lagoon.core.table.FileStoreTable;
 import io.lagoon.core.write.AppendTableWriter;
@@ -95,6 +97,9 @@ final class AppendDeltaWrite extends LagoonWrite implements DeltaWrite {
   }
 
   /** One task's new files and deleted positions (data file name to positions). */
+  // Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+  // lists or transient state.
+  @DefaultSerializer(JavaSerializer.class)
   static final class Message implements WriterCommitMessage {
     final List<ManifestEntry> files;
     final Map<String, long[]> positions;

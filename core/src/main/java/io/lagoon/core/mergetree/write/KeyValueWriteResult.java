@@ -1,5 +1,7 @@
 package io.lagoon.core.mergetree.write;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.lagoon.core.deletionvectors.BucketVectorChange;
 import io.lagoon.core.manifest.BucketId;
 import io.lagoon.core.manifest.ManifestEntry;
@@ -11,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /** What one task wrote into a primary-key table, for the driver to commit. */
+// Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+// lists or transient state.
+@DefaultSerializer(JavaSerializer.class)
 public final class KeyValueWriteResult implements Serializable {
   /** ADD entries of the new level-0 files. */
   public final List<ManifestEntry> newFiles;

@@ -1,5 +1,7 @@
 package io.lagoon.spark.procedures.compact;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.lagoon.core.compaction.SortKeyEncoder;
 import io.lagoon.core.deletionvectors.DeletionVector;
 import io.lagoon.core.deletionvectors.DeletionVectorIndex;
@@ -153,6 +155,9 @@ final class SortRewriteJob {
   }
 
   /** One file to read, with its vector. */
+  // Java serialization also where Spark serializes with Kryo, which cannot rebuild records, immutable
+  // lists or transient state.
+  @DefaultSerializer(JavaSerializer.class)
   record FileToRead(ManifestEntry entry, DeletionVectorIndex.Ref vector) implements Serializable {
   }
 
