@@ -96,4 +96,32 @@ class KryoSerializerTest {
         rows("SELECT * FROM lake.kryo.post WHERE id IN (1, 2, 100)"));
     assertEquals(51L, spark.sql("SELECT count(*) FROM lake.kryo.post").first().getLong(0));
   }
+
+  /**
+   * In local mode a broadcast is never read back through the serializer; an executor of a cluster
+   * reads it so. The values a MERGE's runtime filter ships (SourceKeys) must come back equal.
+   */
+  @Test
+  void mergeSourceKeyValuesSurviveKryo() {
+    org.apache.spark.serializer.SerializerInstance kryo = spark.sparkContext().env().serializer().newInstance();
+    java.util.Set<Object> values = new java.util.HashSet<>(List.of(org.apache.spark.unsafe.types.UTF8String.fromString("k1"),
+        7L, 3, org.apache.spark.sql.types.Decimal.apply(new java.math.BigDecimal("12.345")), true, (short) 2, (byte) 1));
+    scala.reflect.ClassTag<java.util.Set<Object>> tag = scala.reflect.ClassTag$.MODULE$.apply(java.util.Set.class);
+    java.util.Set<Object> back = kryo.deserialize(kryo.serialize(values, tag), tag);
+    assertEquals(values, back);
+    for (Object v : values) assertEquals(true, back.contains(v), "finds " + v);
+  }
+
+  /** The configuration file readers get in a broadcast keeps its entries when an executor reads it. */
+  @Test
+  void shippedConfigurationSurvivesKryo() {
+    org.apache.spark.serializer.SerializerInstance kryo = spark.sparkContext().env().serializer().newInstance();
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    conf.set("fs.lagoon-test.setting", "kept");
+    scala.reflect.ClassTag<io.lagoon.core.fs.SerializableConfiguration> tag =
+        scala.reflect.ClassTag$.MODULE$.apply(io.lagoon.core.fs.SerializableConfiguration.class);
+    io.lagoon.core.fs.SerializableConfiguration back =
+        kryo.deserialize(kryo.serialize(new io.lagoon.core.fs.SerializableConfiguration(conf), tag), tag);
+    assertEquals("kept", back.get().get("fs.lagoon-test.setting"));
+  }
 }
