@@ -51,15 +51,15 @@ public final class ParquetFormatWriter implements FormatWriter {
     conf.set("spark.sql.parquet.fieldId.write.enabled", "true");
     Builder builder = new Builder(path, conf, fields, schema, direct);
     ParquetWriterOptions.apply(builder, conf);
+    CompressionCodecName codec = codec(compression);
     this.writer = builder
-        .withCompressionCodec(codec(compression))
+        .withCompressionCodec(codec)
         .withWriteMode(ParquetFileWriter.Mode.CREATE)
         .withRowGroupSize(conf.getLong("parquet.block.size", ParquetWriter.DEFAULT_BLOCK_SIZE))
         .withPageSize(conf.getInt("parquet.page.size", ParquetWriter.DEFAULT_PAGE_SIZE))
         .withConf(conf)
         .build();
     this.support = builder.support;
-    CompressionCodecName codec = codec(compression);
     try {
       this.zstd = codec == CompressionCodecName.ZSTD
           ? ZstdPageCompressor.install(writer, conf.getInt(ZSTD_LEVEL, 3), conf.getInt(ZSTD_WORKERS, 0)) : null;
@@ -75,7 +75,7 @@ public final class ParquetFormatWriter implements FormatWriter {
   }
 
   /** Parquet's keys for the zstd level (its default 3) and worker threads. */
-  static final String ZSTD_LEVEL = "parquet.compression.codec.zstd.level";
+  public static final String ZSTD_LEVEL = "parquet.compression.codec.zstd.level";
   private static final String ZSTD_WORKERS = "parquet.compression.codec.zstd.workers";
 
   static CompressionCodecName codec(String name) {

@@ -15,7 +15,7 @@ public final class TableOptions implements Serializable {
   public static final String FILE_COMPRESSION = "file.compression";
   public static final String FILE_COMPRESSION_ZSTD_LEVEL = "file.compression.zstd-level";
   /** parquet-mr's key for the zstd level (its own default is 3). */
-  static final String PARQUET_ZSTD_LEVEL = "parquet.compression.codec.zstd.level";
+  static final String PARQUET_ZSTD_LEVEL = io.lagoon.core.io.ParquetFormatWriter.ZSTD_LEVEL;
   public static final String TARGET_FILE_SIZE = "target-file-size";
   public static final String MANIFEST_COMPRESSION = "manifest.compression";
   public static final String PARTITION_DEFAULT_NAME = "partition.default-name";

@@ -42,12 +42,10 @@ public final class BroadcastList<T extends Serializable> implements Serializable
   };
 
   private final Broadcast<byte[]> bytes;
-  private final int size;
   private final String key = UUID.randomUUID().toString();
 
-  private BroadcastList(Broadcast<byte[]> bytes, int size) {
+  private BroadcastList(Broadcast<byte[]> bytes) {
     this.bytes = bytes;
-    this.size = size;
   }
 
   /** Serializes {@code items} once and broadcasts them; {@link #destroy} once the job is over. */
@@ -58,11 +56,7 @@ public final class BroadcastList<T extends Serializable> implements Serializable
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot serialize the job's tasks: " + e.getMessage(), e);
     }
-    return new BroadcastList<>(jsc.broadcast(buffer.toByteArray()), items.size());
-  }
-
-  public int size() {
-    return size;
+    return new BroadcastList<>(jsc.broadcast(buffer.toByteArray()));
   }
 
   /** Item {@code i}, from this JVM's copy of the list (deserialized by the first task asking). */
