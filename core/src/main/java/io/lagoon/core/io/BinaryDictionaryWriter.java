@@ -1,6 +1,9 @@
 package io.lagoon.core.io;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
 import org.apache.parquet.bytes.ByteBufferAllocator;
+import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
@@ -13,27 +16,48 @@ import org.apache.parquet.io.api.Binary;
  * Parquet's dictionary encoder for strings and binary, with a faster lookup of each value's id.
  * Parquet's own looks every value up in a hash map of {@link Binary} keys, each a separate object
  * pointing to its own array: two dependent cache misses per value once the dictionary outgrows
- * the cache, which is most of a string column's write time. Here the slots hold each entry's hash
- * beside its id, and the entries' bytes sit one after the other in one array, so a lookup reads
+ * the cache, which is most of a string column's write time. Here the slots hold each string's hash
+ * beside its number, and the strings' bytes sit one after the other in one array, so a lookup reads
  * one slot and compares against one place. Ids are given in the same order (first seen, first
  * numbered), and the dictionary page and a fall-back to plain encoding write the entries as
  * Parquet's writer does, from the arena instead of Parquet's map (which stays empty), so the
  * bytes are exactly Parquet's.
+ *
+ * <p>A rewrite can also name a value by the input dictionary entry it was read from
+ * ({@link #entryOf}). Each input dictionary is then mapped once, entry by entry, to the strings
+ * this writer knows ("keys"), so a value costs two array reads instead of reading its string and
+ * bytes and hashing them; those scattered reads were the largest cost of primary-key compaction.
+ * Keys are only numbered as dictionary ids when a value first uses one, so the ids, the pages and
+ * the fall-back decisions stay those of the values written, never of entries merely mapped.
  */
 final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter {
   private static final int INITIAL_SLOTS = 1 << 10;
 
   /**
-   * Two longs per slot. First: the entry's hash in the high half, its id + 1 in the low half; 0
+   * Two longs per slot. First: the key's hash in the high half, the key + 1 in the low half; 0
    * when free. Second: its first bytes (up to 7) and its length (capped at 255) in the top byte,
    * so a value of up to 7 bytes (codes, states, short ids) is matched in the slot alone, and a
    * longer one is compared with the arena only when its first bytes and length agree.
    */
   private long[] slots = new long[2 * INITIAL_SLOTS];
-  /** The entries' bytes, entry {@code i} at {@code [starts[i], starts[i + 1])}. */
+  /** The keys' bytes, key {@code k} at {@code [starts[k], starts[k + 1])}. */
   private byte[] arena = new byte[4096];
   private int[] starts = new int[INITIAL_SLOTS / 2 + 1];
+  private int keys;
+  /** The dictionary id of each key + 1; 0 while no value has used it. */
+  private int[] idOfKey = new int[INITIAL_SLOTS / 2];
+  /** The key of each dictionary id. */
+  private int[] keyOfId = new int[INITIAL_SLOTS / 2];
   private int entries;
+  /** The keys of each input dictionary's entries, mapped since the dictionary was last cleared. */
+  private final Map<Dictionary, int[]> mapped = new IdentityHashMap<>();
+  private Dictionary lastInput;
+  private int[] lastKeys;
+  /** The value {@link #entryOf} last handed out, and its id, until {@link #writeBytes} takes it. */
+  private Binary expected;
+  private int expectedId;
+  /** Whether values now go to the plain writer (entries are then not handed out). */
+  private boolean fellBack;
 
   BinaryDictionaryWriter(int maxDictionaryByteSize, Encoding dataPage, Encoding dictionaryPage,
                          ByteBufferAllocator allocator) {
@@ -42,6 +66,11 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
 
   @Override
   public void writeBytes(Binary v) {
+    if (v == expected) {
+      expected = null;
+      encodedValues.add(expectedId);
+      return;
+    }
     // A value that is a slice of a larger array (a string where it lies in its row) is read in place.
     java.nio.ByteBuffer buffer = v.toByteBuffer();
     byte[] bytes;
@@ -54,27 +83,86 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
       bytes = v.getBytesUnsafe();
       offset = 0;
     }
+    encodedValues.add(use(key(bytes, offset, length)));
+  }
+
+  /**
+   * Entry {@code id} of {@code input}, the dictionary of the column chunk a value was read from, as
+   * the value to write next: {@link #writeBytes} numbers it without a lookup. Null once this writer
+   * fell back to plain encoding, or for an input dictionary too large to map (write the value's own
+   * bytes then).
+   */
+  Binary entryOf(Dictionary input, int id) {
+    if (fellBack) return null;
+    int[] map = input == lastInput ? lastKeys : keysOf(input);
+    if (map == null) return null;
+    int key = map[id];
+    expectedId = use(key);
+    int from = starts[key];
+    // Reused: statistics copy what they keep, and the arena is written over after a clear.
+    expected = Binary.fromReusedByteArray(arena, from, starts[key + 1] - from);
+    return expected;
+  }
+
+  private int[] keysOf(Dictionary input) {
+    int[] map = mapped.get(input);
+    if (map == null && !mapped.containsKey(input)) {
+      map = map(input);
+      mapped.put(input, map);
+    }
+    lastInput = input;
+    lastKeys = map;
+    return map;
+  }
+
+  /** Each entry's key, or null if the input dictionary holds more bytes than this one may. */
+  private int[] map(Dictionary input) {
+    int n = input.getMaxId() + 1;
+    int[] map = new int[n];
+    long bytes = 0;
+    for (int e = 0; e < n; e++) {
+      Binary b = input.decodeToBinary(e);
+      bytes += b.length();
+      // One input larger than a dictionary may be, or many: the values' own bytes are written then.
+      if (bytes > maxDictionaryByteSize || starts[keys] > 4L * maxDictionaryByteSize) return null;
+      java.nio.ByteBuffer buffer = b.toByteBuffer();
+      if (buffer.hasArray()) map[e] = key(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+      else map[e] = key(b.getBytesUnsafe(), 0, b.length());
+    }
+    return map;
+  }
+
+  /** The key of these bytes, added if new. */
+  private int key(byte[] bytes, int offset, int length) {
     int hash = hash(bytes, offset, length);
     long prefix = prefix(bytes, offset, length);
     int mask = (slots.length >> 1) - 1;
     int pos = spread(hash) & mask;
     for (long s = slots[2 * pos]; s != 0; s = slots[2 * pos]) {
       if ((int) (s >>> 32) == hash && slots[2 * pos + 1] == prefix) {
-        int id = (int) s - 1;
-        if (length <= 7 || sameBytes(id, bytes, offset, length)) {
-          encodedValues.add(id);
-          return;
-        }
+        int key = (int) s - 1;
+        if (length <= 7 || sameBytes(key, bytes, offset, length)) return key;
       }
       pos = (pos + 1) & mask;
     }
-    int id = entries;
+    int key = keys;
     add(bytes, offset, length);
-    slots[2 * pos] = ((long) hash << 32) | ((id + 1) & 0xffffffffL);
+    slots[2 * pos] = ((long) hash << 32) | ((key + 1) & 0xffffffffL);
     slots[2 * pos + 1] = prefix;
-    if (entries * 4 > slots.length) rehash();
-    dictionaryByteSize += 4L + length;
-    encodedValues.add(id);
+    if (keys * 4 > slots.length) rehash();
+    return key;
+  }
+
+  /** The dictionary id of a key, numbering it when a value first uses it. */
+  private int use(int key) {
+    int id = idOfKey[key] - 1;
+    if (id >= 0) return id;
+    id = entries++;
+    if (id == keyOfId.length) keyOfId = java.util.Arrays.copyOf(keyOfId, id * 2);
+    keyOfId[id] = key;
+    idOfKey[key] = id + 1;
+    dictionaryByteSize += 4L + starts[key + 1] - starts[key];
+    return id;
   }
 
   @Override
@@ -85,7 +173,19 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
   @Override
   protected void clearDictionaryContent() {
     java.util.Arrays.fill(slots, 0L);
+    java.util.Arrays.fill(idOfKey, 0, keys, 0);
+    keys = 0;
     entries = 0;
+    mapped.clear();
+    lastInput = null;
+    lastKeys = null;
+    expected = null;
+  }
+
+  @Override
+  public void resetDictionary() {
+    super.resetDictionary();
+    fellBack = false;
   }
 
   /** The entries the pages written so far use, in id order, plain-encoded. */
@@ -100,28 +200,32 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
   /** Every value written so far, plain-encoded into the writer that takes over. */
   @Override
   public void fallBackDictionaryEncodedData(ValuesWriter writer) {
+    fellBack = true;
+    expected = null;
     IntList.IntIterator ids = encodedValues.iterator();
     while (ids.hasNext()) writer.writeBytes(entry(ids.next()));
   }
 
   /** An entry as a value of its own: the arena is written over once the dictionary is cleared. */
   private Binary entry(int id) {
-    return Binary.fromConstantByteArray(java.util.Arrays.copyOfRange(arena, starts[id], starts[id + 1]));
+    int key = keyOfId[id];
+    return Binary.fromConstantByteArray(java.util.Arrays.copyOfRange(arena, starts[key], starts[key + 1]));
   }
 
-  private boolean sameBytes(int id, byte[] bytes, int offset, int length) {
-    int from = starts[id];
-    return starts[id + 1] - from == length
+  private boolean sameBytes(int key, byte[] bytes, int offset, int length) {
+    int from = starts[key];
+    return starts[key + 1] - from == length
         && java.util.Arrays.equals(arena, from, from + length, bytes, offset, offset + length);
   }
 
   private void add(byte[] bytes, int offset, int length) {
-    int from = starts[entries];
+    int from = starts[keys];
     if (from + length > arena.length) arena = java.util.Arrays.copyOf(arena, Math.max(arena.length * 2, from + length));
     System.arraycopy(bytes, offset, arena, from, length);
-    if (entries + 2 > starts.length) starts = java.util.Arrays.copyOf(starts, starts.length * 2);
-    entries++;
-    starts[entries] = from + length;
+    if (keys + 2 > starts.length) starts = java.util.Arrays.copyOf(starts, starts.length * 2);
+    if (keys == idOfKey.length) idOfKey = java.util.Arrays.copyOf(idOfKey, keys * 2);
+    keys++;
+    starts[keys] = from + length;
   }
 
   private void rehash() {

@@ -6,6 +6,8 @@ import java.util.List;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -43,7 +45,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * required one), so pages, statistics and dictionaries receive exactly the same calls and the
  * file is byte for byte the one the consumer path writes. Each value is converted as Spark's
  * write support converts it, and timestamps are stored by the unit their column declares
- * ({@link ParquetTimestampLayout}).
+ * ({@link ParquetTimestampLayout}). A string a rewrite read from an input dictionary goes by
+ * that entry ({@link DictionaryEntry}), the same value without its bytes being read.
  *
  * <p>Parquet hands the write support a record consumer, not the column store behind it; the store
  * is taken from the consumer by reflection, and {@link #of} answers null (the caller keeps the
@@ -51,6 +54,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 final class FlatColumnWrites {
   private static final Field COLUMNS = columnsField();
+  /** A column writer's values encoder, which Parquet keeps private. */
+  private static final Field VALUES = valuesField();
 
   private final ColumnWriteStore store;
   private final Column[] columns;
@@ -198,9 +203,44 @@ final class FlatColumnWrites {
     @Override void write(InternalRow row, int i) { out.write(row.getDouble(i), 0, level); }
   }
 
+  /**
+   * A string column. A value read as an entry of an input file's dictionary (a rewrite's rows say
+   * which) goes to the column's dictionary by that entry, without its string being read.
+   */
   private static final class Strings extends Column {
-    Strings(ColumnWriter out, int level) { super(out, level); }
-    @Override void write(InternalRow row, int i) { out.write(binary(row.getUTF8String(i)), 0, level); }
+    /** The column's dictionary encoder; null where the column has none (or another one). */
+    private final BinaryDictionaryWriter dictionary;
+    private final DictionaryEntry entry = new DictionaryEntry();
+
+    Strings(ColumnWriter out, int level) {
+      super(out, level);
+      this.dictionary = dictionaryOf(out);
+    }
+
+    @Override void write(InternalRow row, int i) {
+      if (dictionary != null && row instanceof DictionaryEntry.Source
+          && ((DictionaryEntry.Source) row).dictionaryEntry(i, entry)) {
+        Binary v = dictionary.entryOf(entry.dictionary, entry.id);
+        if (v != null) {
+          out.write(v, 0, level);
+          return;
+        }
+      }
+      out.write(binary(row.getUTF8String(i)), 0, level);
+    }
+  }
+
+  /** The dictionary encoder behind a column's writer, if it is Lagoon's. */
+  private static BinaryDictionaryWriter dictionaryOf(ColumnWriter w) {
+    if (VALUES == null || !VALUES.getDeclaringClass().isInstance(w)) return null;
+    try {
+      Object values = VALUES.get(w);
+      if (!(values instanceof FallbackValuesWriter)) return null;
+      Object first = ((FallbackValuesWriter<?, ?>) values).initialWriter;
+      return first instanceof BinaryDictionaryWriter ? (BinaryDictionaryWriter) first : null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static final class Binaries extends Column {
@@ -268,6 +308,17 @@ final class FlatColumnWrites {
     for (int i = 0; i < pad; i++) out[i] = sign;
     System.arraycopy(bytes, 0, out, pad, bytes.length);
     return Binary.fromReusedByteArray(out);
+  }
+
+  private static Field valuesField() {
+    try {
+      Field f = Class.forName("org.apache.parquet.column.impl.ColumnWriterBase").getDeclaredField("dataColumn");
+      if (!ValuesWriter.class.isAssignableFrom(f.getType())) return null;
+      f.setAccessible(true);
+      return f;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static Field columnsField() {

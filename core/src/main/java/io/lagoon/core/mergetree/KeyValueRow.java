@@ -1,5 +1,6 @@
 package io.lagoon.core.mergetree;
 
+import io.lagoon.core.io.DictionaryEntry;
 import io.lagoon.core.mergetree.engine.KeyValue;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -14,7 +15,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * A record as the physical row of a key-value file ({@code _KEY_*}, {@code _SEQUENCE_NUMBER},
  * {@code _VALUE_KIND}, values), viewed without copying, for the format writers.
  */
-final class KeyValueRow extends InternalRow {
+final class KeyValueRow extends InternalRow implements DictionaryEntry.Source {
   private final int keyArity;
   private final int valueArity;
   private KeyValue kv;
@@ -70,6 +71,13 @@ final class KeyValueRow extends InternalRow {
   @Override public InternalRow getStruct(int i, int n) { return rowOf(i).getStruct(posOf(i), n); }
   @Override public ArrayData getArray(int i) { return rowOf(i).getArray(posOf(i)); }
   @Override public MapData getMap(int i) { return rowOf(i).getMap(posOf(i)); }
+
+  @Override
+  public boolean dictionaryEntry(int i, DictionaryEntry into) {
+    if (i == keyArity || i == keyArity + 1) return false;
+    InternalRow r = rowOf(i);
+    return r instanceof DictionaryEntry.Source && ((DictionaryEntry.Source) r).dictionaryEntry(posOf(i), into);
+  }
 
   @Override
   public Object get(int i, DataType type) {

@@ -1,5 +1,7 @@
 package io.lagoon.core.mergetree;
 
+import io.lagoon.core.io.DictionaryEntry;
+import io.lagoon.core.read.DictionaryStringVector;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
@@ -14,7 +16,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * {@code sources[i]} of the current row, or null where {@code sources[i]} is -1. Lets a file's
  * row serve as key and value rows of a record; {@link #copy()} detaches it.
  */
-public final class ProjectedRow extends InternalRow {
+public final class ProjectedRow extends InternalRow implements DictionaryEntry.Source {
   private final int[] sources;
   private final DataType[] types;
   private InternalRow row;
@@ -46,6 +48,11 @@ public final class ProjectedRow extends InternalRow {
   @Override public InternalRow getStruct(int i, int numFields) { return row.getStruct(sources[i], numFields); }
   @Override public ArrayData getArray(int i) { return row.getArray(sources[i]); }
   @Override public MapData getMap(int i) { return row.getMap(sources[i]); }
+
+  @Override
+  public boolean dictionaryEntry(int i, DictionaryEntry into) {
+    return sources[i] >= 0 && DictionaryStringVector.entryOf(row, sources[i], into);
+  }
 
   @Override
   public Object get(int i, DataType dataType) {

@@ -1,12 +1,15 @@
 package io.lagoon.core.read;
 
+import io.lagoon.core.io.DictionaryEntry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetDictionary;
 import org.apache.spark.sql.execution.vectorized.Dictionary;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatchRow;
 import org.apache.spark.sql.vectorized.ColumnarArray;
 import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -19,11 +22,13 @@ import org.apache.spark.unsafe.types.UTF8String;
  * Strings handed out are shared between rows with the same entry (Spark never changes a string
  * it reads; operators that keep one copy it).
  */
-final class DictionaryStringVector extends ColumnVector {
+public final class DictionaryStringVector extends ColumnVector {
   /** Spark's vector keeps its dictionary in a protected field, and its Parquet dictionary the file's. */
   private static final VarHandle VECTOR_DICTIONARY = field(WritableColumnVector.class, "dictionary", Dictionary.class);
   private static final VarHandle PARQUET_DICTIONARY = field(ParquetDictionary.class, "dictionary",
       org.apache.parquet.column.Dictionary.class);
+  /** The vectors behind a batch's row, which Spark keeps private. */
+  private static final VarHandle BATCH_ROW_COLUMNS = field(ColumnarBatchRow.class, "columns", ColumnVector[].class);
   /** Whether this Spark has the fields (else the vector is not wrapped). */
   static final boolean AVAILABLE = VECTOR_DICTIONARY != null && PARQUET_DICTIONARY != null;
 
@@ -65,6 +70,27 @@ final class DictionaryStringVector extends ColumnVector {
       decoded[id] = s;
     }
     return s;
+  }
+
+  /**
+   * Whether field {@code ordinal} (not null) of {@code row}, a row view over a batch of this
+   * reader, is an entry of its column chunk's dictionary; if so, sets {@code into} to it. A
+   * rewrite's writer then numbers the value from the entry, without reading the string.
+   */
+  public static boolean entryOf(InternalRow row, int ordinal, DictionaryEntry into) {
+    if (row instanceof ColumnarBatchRow) {
+      if (BATCH_ROW_COLUMNS == null) return false;
+      ColumnVector c = ((ColumnVector[]) BATCH_ROW_COLUMNS.get((ColumnarBatchRow) row))[ordinal];
+      return c instanceof DictionaryStringVector && ((DictionaryStringVector) c).entry(((ColumnarBatchRow) row).rowId, into);
+    }
+    return row instanceof DictionaryEntry.Source && ((DictionaryEntry.Source) row).dictionaryEntry(ordinal, into);
+  }
+
+  /** The entry {@link #getUTF8String} would decode for this row, while the batch holds dictionary ids. */
+  private boolean entry(int rowId, DictionaryEntry into) {
+    if (batchDictionary == null || chunk == null) return false;
+    into.set(chunk, in.getDictionaryIds().getDictId(rowId));
+    return true;
   }
 
   /** The reader owns the vectors and closes them. */

@@ -188,4 +188,66 @@ class BinaryDictionaryWriterTest {
       p.lagoon.resetDictionary();
     }
   }
+
+  /**
+   * Values named by an entry of the input dictionary they were read from, as a rewrite names them,
+   * give Parquet's bytes too: mixed with values given by their bytes, from several inputs that
+   * share values, through a fall-back to plain, an input too large to map, and a cleared dictionary.
+   */
+  @Test
+  void valuesNamedByTheirInputEntryWriteParquetsBytes() throws IOException {
+    for (int dictionaryPageSize : new int[] {1 << 20, 16 * 1024}) {
+      Random r = new Random(41 + dictionaryPageSize);
+      List<byte[]> pool = pool(r, 3000);
+      List<List<byte[]>> inputs = new ArrayList<>();
+      int size = dictionaryPageSize > 100_000 ? 1200 : 300; // the small dictionary fills with a few inputs' values
+      for (int d = 0; d < 3; d++) {
+        List<byte[]> entries = new ArrayList<>(pool.subList(d * size / 2, d * size / 2 + size)); // overlapping inputs
+        java.util.Collections.shuffle(entries, r);
+        inputs.add(entries);
+      }
+      List<byte[]> large = new ArrayList<>();
+      for (long bytes = 0; bytes <= dictionaryPageSize; bytes += large.get(large.size() - 1).length) {
+        large.add(("large-" + large.size() + "-").repeat(100).getBytes(StandardCharsets.UTF_8));
+      }
+      inputs.add(large);
+      List<org.apache.parquet.column.Dictionary> dictionaries = new ArrayList<>();
+      for (List<byte[]> in : inputs) dictionaries.add(InputDictionaries.of(in));
+
+      Pair p = new Pair(ParquetProperties.WriterVersion.PARQUET_1_0, dictionaryPageSize);
+      BinaryDictionaryWriter ours = (BinaryDictionaryWriter) ((FallbackValuesWriter<?, ?>) p.lagoon).initialWriter;
+      int named = 0;
+      int afterFallBack = 0;
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 20_000; i++) {
+          int which = r.nextInt(inputs.size() + 1);
+          if (which == inputs.size()) {
+            byte[] b = pool.get(r.nextInt(pool.size()));
+            p.write(Binary.fromConstantByteArray(b), Binary.fromReusedByteArray(b.clone()));
+            continue;
+          }
+          // The large input mostly stays out, or every small dictionary would fall back.
+          if (which == inputs.size() - 1 && r.nextInt(50) != 0) which = 0;
+          int e = r.nextInt(inputs.get(which).size());
+          byte[] b = inputs.get(which).get(e);
+          Binary v = ours.entryOf(dictionaries.get(which), e);
+          if (which == inputs.size() - 1) assertTrue(v == null, "an input larger than a dictionary is not mapped");
+          if (v == null && which < inputs.size() - 1) afterFallBack++;
+          if (v != null) {
+            named++;
+            assertArrayEquals(b, v.getBytes());
+          }
+          p.write(Binary.fromConstantByteArray(b), v != null ? v : Binary.fromConstantByteArray(b));
+          if (r.nextInt(3000) == 0) p.samePage();
+        }
+        p.samePage();
+        p.sameDictionary();
+        p.parquet.resetDictionary();
+        p.lagoon.resetDictionary();
+      }
+      boolean small = dictionaryPageSize < 100_000;
+      assertTrue(named > (small ? 500 : 10_000), "values went by their entries: " + named + ", dictionary page " + dictionaryPageSize);
+      if (small) assertTrue(afterFallBack > 0, "entries are not handed out once the small dictionary fell back");
+    }
+  }
 }

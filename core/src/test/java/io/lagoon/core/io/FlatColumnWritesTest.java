@@ -185,4 +185,81 @@ class FlatColumnWritesTest {
     assertFalse(direct.direct, "a list column goes through Spark's record calls");
     assertArrayEquals(write("nested-spark.parquet", NESTED, rows, false, new Configuration()).bytes, direct.bytes);
   }
+
+  /** A row that says which input dictionary entry each of its strings was read from, as a rewrite's rows do. */
+  private static final class EntryRow extends GenericInternalRow implements DictionaryEntry.Source {
+    private final org.apache.parquet.column.Dictionary[] dictionaries;
+    private final int[] ids;
+    private final int[] asked;
+
+    EntryRow(Object[] values, org.apache.parquet.column.Dictionary[] dictionaries, int[] ids, int[] asked) {
+      super(values);
+      this.dictionaries = dictionaries;
+      this.ids = ids;
+      this.asked = asked;
+    }
+
+    @Override
+    public boolean dictionaryEntry(int i, DictionaryEntry into) {
+      if (dictionaries[i] == null) return false;
+      asked[0]++;
+      into.set(dictionaries[i], ids[i]);
+      return true;
+    }
+  }
+
+  /**
+   * Strings named by their input dictionary entry make the file Spark's path makes from the same
+   * strings, in every page, dictionary, statistic and fall-back: the short codes stay dictionary
+   * encoded, the long unique strings fall back to plain, and some strings come without an entry.
+   */
+  @Test
+  void stringsNamedByTheirInputEntryMakeTheSameFile() throws IOException {
+    Random rnd = new Random(17);
+    // Inputs as the files of a compaction hold them: overlapping sets of codes, in their own orders.
+    List<List<byte[]>> codes = new ArrayList<>();
+    List<List<byte[]>> unique = new ArrayList<>();
+    List<org.apache.parquet.column.Dictionary> codeDictionaries = new ArrayList<>();
+    List<org.apache.parquet.column.Dictionary> uniqueDictionaries = new ArrayList<>();
+    for (int d = 0; d < 4; d++) {
+      List<byte[]> c = new ArrayList<>();
+      for (int k = d * 60; k < d * 60 + 150; k++) c.add(("c-" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      java.util.Collections.shuffle(c, rnd);
+      codes.add(c);
+      codeDictionaries.add(InputDictionaries.of(c));
+      List<byte[]> u = new ArrayList<>();
+      for (int k = 0; k < 400; k++) u.add(Long.toString(rnd.nextLong(), 36).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      unique.add(u);
+      uniqueDictionaries.add(InputDictionaries.of(u));
+    }
+    Configuration conf = new Configuration();
+    conf.setLong("parquet.block.size", 256 * 1024);
+    conf.setInt("parquet.page.size", 8 * 1024);
+    conf.setInt("parquet.dictionary.page.size", 4 * 1024);
+    int[] asked = new int[1];
+    List<InternalRow> rows = new ArrayList<>();
+    for (InternalRow plain : rows(FLAT, 30_000, 5, false)) {
+      Object[] values = ((GenericInternalRow) plain).values().clone();
+      org.apache.parquet.column.Dictionary[] dictionaries = new org.apache.parquet.column.Dictionary[values.length];
+      int[] ids = new int[values.length];
+      int d = rnd.nextInt(codes.size());
+      if (rnd.nextInt(10) != 0) { // some rows come from elsewhere (a merged row), with strings only
+        ids[7] = rnd.nextInt(codes.get(d).size());
+        dictionaries[7] = codeDictionaries.get(d);
+        values[7] = UTF8String.fromBytes(codes.get(d).get(ids[7]));
+        if (values[6] != null) {
+          ids[6] = rnd.nextInt(unique.get(d).size());
+          dictionaries[6] = uniqueDictionaries.get(d);
+          values[6] = UTF8String.fromBytes(unique.get(d).get(ids[6]));
+        }
+      }
+      rows.add(new EntryRow(values, dictionaries, ids, asked));
+    }
+    for (String version : new String[] {"v1", "v2"}) {
+      conf.set("parquet.writer.version", version);
+      asked[0] = 0;
+      sameFiles(conf, "entries-" + version, rows);
+      assertTrue(asked[0] > 30_000, "the direct path asked for the entries: " + asked[0]);
+    }
+  }
 }

@@ -1,0 +1,32 @@
+package io.lagoon.core.io;
+
+import org.apache.parquet.column.Dictionary;
+
+/**
+ * Where a string read from a Parquet file lies in it: entry {@link #id} of its column chunk's
+ * {@link #dictionary}. A rewrite hands this to {@link BinaryDictionaryWriter}, which then numbers
+ * the value from the entry without touching or hashing its bytes. Mutable and reused per value.
+ */
+public final class DictionaryEntry {
+  Dictionary dictionary;
+  int id;
+
+  public void set(Dictionary dictionary, int id) {
+    this.dictionary = dictionary;
+    this.id = id;
+  }
+
+  /** The entry's bytes, copied. */
+  public byte[] bytes() {
+    return dictionary.decodeToBinary(id).getBytes();
+  }
+
+  /**
+   * A row that can say which dictionary entry a string field was read from: the row views of a
+   * rewrite, down to the Parquet batch the value lies in.
+   */
+  public interface Source {
+    /** Whether field {@code i} (not null) is an entry of its column chunk's dictionary; if so, sets {@code into}. */
+    boolean dictionaryEntry(int i, DictionaryEntry into);
+  }
+}
