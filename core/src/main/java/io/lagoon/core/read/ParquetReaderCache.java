@@ -52,13 +52,28 @@ final class ParquetReaderCache {
       if (f != null && !key.context.isStopped()) return f;
     }
     Function1<PartitionedFile, Iterator<InternalRow>> built = new ParquetFileFormat().buildReaderWithPartitionValues(
-        spark, dataSchema, new StructType(), required, filters, options, new LeanConfiguration(conf));
+        filters.isEmpty() ? withoutFilterPushdown(spark) : spark, dataSchema, new StructType(), required, filters,
+        options, new LeanConfiguration(conf));
     synchronized (CACHE) {
       // A stopped context's functions (and the context itself) are not kept alive here.
       CACHE.keySet().removeIf(k -> k.context.isStopped());
       CACHE.put(key, built);
     }
     return built;
+  }
+
+  /**
+   * The session for a reader without filters: with pushdown on, Spark's function builds Parquet's
+   * filter converter for every file it opens even when there is nothing to push, quoting each
+   * column name through a regular expression (compaction opens a few dozen files a statement, and
+   * the regular expressions' compilation kept the JIT busy into the fifth run). Off, it skips that;
+   * nothing else of the reader depends on the setting.
+   */
+  private static SparkSession withoutFilterPushdown(SparkSession spark) {
+    if (!spark.sessionState().conf().parquetFilterPushDown()) return spark;
+    SparkSession s = spark.cloneSession();
+    s.sessionState().conf().setConfString("spark.sql.parquet.filterPushdown", "false");
+    return s;
   }
 
   /** How many functions are kept (for tests). */
