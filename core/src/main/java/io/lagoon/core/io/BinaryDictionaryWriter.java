@@ -40,19 +40,22 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
    * longer one is compared with the arena only when its first bytes and length agree.
    */
   private long[] slots = new long[2 * INITIAL_SLOTS];
-  /** The keys' bytes, key {@code k} at {@code [starts[k], starts[k + 1])}. */
+  /** The keys' bytes, one after the other. */
   private byte[] arena = new byte[4096];
-  private int[] starts = new int[INITIAL_SLOTS / 2 + 1];
+  private int arenaEnd;
+  /**
+   * Three ints per key, so a value named by its entry reads one place: where its bytes start in
+   * the arena, their length, and its dictionary id + 1 (0 while no value has used it).
+   */
+  private int[] keyInfo = new int[3 * (INITIAL_SLOTS / 2)];
   private int keys;
-  /** The dictionary id of each key + 1; 0 while no value has used it. */
-  private int[] idOfKey = new int[INITIAL_SLOTS / 2];
   /** The key of each dictionary id. */
   private int[] keyOfId = new int[INITIAL_SLOTS / 2];
   private int entries;
   /** The keys of each input dictionary's entries, mapped since the dictionary was last cleared. */
   private final Map<Dictionary, int[]> mapped = new IdentityHashMap<>();
-  private Dictionary lastInput;
-  private int[] lastKeys;
+  /** Bumped whenever the keys are cleared, which outdates every input's memo of them. */
+  private int generation;
   /** The value {@link #entryOf} last handed out, and its id, until {@link #writeBytes} takes it. */
   private Binary expected;
   private int expectedId;
@@ -87,31 +90,35 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
   }
 
   /**
-   * Entry {@code id} of {@code input}, the dictionary of the column chunk a value was read from, as
-   * the value to write next: {@link #writeBytes} numbers it without a lookup. Null once this writer
-   * fell back to plain encoding, or for an input dictionary too large to map (write the value's own
-   * bytes then).
+   * The entry a value was read from (an entry of its column chunk's dictionary), as the value to
+   * write next: {@link #writeBytes} numbers it without a lookup. Null once this writer fell back to
+   * plain encoding, or for an input dictionary too large to map (write the value's own bytes then).
    */
-  Binary entryOf(Dictionary input, int id) {
+  Binary entryOf(DictionaryEntry entry) {
     if (fellBack) return null;
-    int[] map = input == lastInput ? lastKeys : keysOf(input);
+    // The input's keys, remembered beside the input so that a merge switching inputs every value
+    // does not look them up each time.
+    DictionaryEntry.Memo memo = entry.memo;
+    int[] map = memo.owner == this && memo.generation == generation ? memo.keys : keysOf(entry.dictionary, memo);
     if (map == null) return null;
-    int key = map[id];
-    expectedId = use(key);
-    int from = starts[key];
+    int at = 3 * map[entry.id];
+    int id = keyInfo[at + 2] - 1;
+    if (id < 0) id = use(at / 3);
+    expectedId = id;
     // Reused: statistics copy what they keep, and the arena is written over after a clear.
-    expected = Binary.fromReusedByteArray(arena, from, starts[key + 1] - from);
+    expected = Binary.fromReusedByteArray(arena, keyInfo[at], keyInfo[at + 1]);
     return expected;
   }
 
-  private int[] keysOf(Dictionary input) {
+  private int[] keysOf(Dictionary input, DictionaryEntry.Memo memo) {
     int[] map = mapped.get(input);
     if (map == null && !mapped.containsKey(input)) {
       map = map(input);
       mapped.put(input, map);
     }
-    lastInput = input;
-    lastKeys = map;
+    memo.owner = this;
+    memo.generation = generation;
+    memo.keys = map;
     return map;
   }
 
@@ -124,7 +131,7 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
       Binary b = input.decodeToBinary(e);
       bytes += b.length();
       // One input larger than a dictionary may be, or many: the values' own bytes are written then.
-      if (bytes > maxDictionaryByteSize || starts[keys] > 4L * maxDictionaryByteSize) return null;
+      if (bytes > maxDictionaryByteSize || arenaEnd > 4L * maxDictionaryByteSize) return null;
       java.nio.ByteBuffer buffer = b.toByteBuffer();
       if (buffer.hasArray()) map[e] = key(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
       else map[e] = key(b.getBytesUnsafe(), 0, b.length());
@@ -155,13 +162,13 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
 
   /** The dictionary id of a key, numbering it when a value first uses it. */
   private int use(int key) {
-    int id = idOfKey[key] - 1;
+    int id = keyInfo[3 * key + 2] - 1;
     if (id >= 0) return id;
     id = entries++;
     if (id == keyOfId.length) keyOfId = java.util.Arrays.copyOf(keyOfId, id * 2);
     keyOfId[id] = key;
-    idOfKey[key] = id + 1;
-    dictionaryByteSize += 4L + starts[key + 1] - starts[key];
+    keyInfo[3 * key + 2] = id + 1;
+    dictionaryByteSize += 4L + keyInfo[3 * key + 1];
     return id;
   }
 
@@ -173,12 +180,11 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
   @Override
   protected void clearDictionaryContent() {
     java.util.Arrays.fill(slots, 0L);
-    java.util.Arrays.fill(idOfKey, 0, keys, 0);
     keys = 0;
+    arenaEnd = 0;
     entries = 0;
     mapped.clear();
-    lastInput = null;
-    lastKeys = null;
+    generation++;
     expected = null;
   }
 
@@ -208,24 +214,26 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
 
   /** An entry as a value of its own: the arena is written over once the dictionary is cleared. */
   private Binary entry(int id) {
-    int key = keyOfId[id];
-    return Binary.fromConstantByteArray(java.util.Arrays.copyOfRange(arena, starts[key], starts[key + 1]));
+    int at = 3 * keyOfId[id];
+    return Binary.fromConstantByteArray(java.util.Arrays.copyOfRange(arena, keyInfo[at], keyInfo[at] + keyInfo[at + 1]));
   }
 
   private boolean sameBytes(int key, byte[] bytes, int offset, int length) {
-    int from = starts[key];
-    return starts[key + 1] - from == length
+    int from = keyInfo[3 * key];
+    return keyInfo[3 * key + 1] == length
         && java.util.Arrays.equals(arena, from, from + length, bytes, offset, offset + length);
   }
 
   private void add(byte[] bytes, int offset, int length) {
-    int from = starts[keys];
+    int from = arenaEnd;
     if (from + length > arena.length) arena = java.util.Arrays.copyOf(arena, Math.max(arena.length * 2, from + length));
     System.arraycopy(bytes, offset, arena, from, length);
-    if (keys + 2 > starts.length) starts = java.util.Arrays.copyOf(starts, starts.length * 2);
-    if (keys == idOfKey.length) idOfKey = java.util.Arrays.copyOf(idOfKey, keys * 2);
+    if (3 * keys + 3 > keyInfo.length) keyInfo = java.util.Arrays.copyOf(keyInfo, keyInfo.length * 2);
+    keyInfo[3 * keys] = from;
+    keyInfo[3 * keys + 1] = length;
+    keyInfo[3 * keys + 2] = 0;
     keys++;
-    starts[keys] = from + length;
+    arenaEnd = from + length;
   }
 
   private void rehash() {

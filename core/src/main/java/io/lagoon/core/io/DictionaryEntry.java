@@ -10,15 +10,29 @@ import org.apache.parquet.column.Dictionary;
 public final class DictionaryEntry {
   Dictionary dictionary;
   int id;
+  Memo memo;
 
-  public void set(Dictionary dictionary, int id) {
+  /** @param memo kept by the reader with {@code dictionary}, one per column chunk dictionary */
+  public void set(Dictionary dictionary, int id, Memo memo) {
     this.dictionary = dictionary;
     this.id = id;
+    this.memo = memo;
   }
 
   /** The entry's bytes, copied. */
   public byte[] bytes() {
     return dictionary.decodeToBinary(id).getBytes();
+  }
+
+  /**
+   * What a writer worked out about one input dictionary (how its entries map to the writer's
+   * strings), kept beside that dictionary by its reader, so a writer finds it again without a
+   * lookup when a merge switches between inputs from one value to the next.
+   */
+  public static final class Memo {
+    Object owner;
+    int generation;
+    int[] keys;
   }
 
   /**

@@ -220,7 +220,7 @@ final class FlatColumnWrites {
     @Override void write(InternalRow row, int i) {
       if (dictionary != null && row instanceof DictionaryEntry.Source
           && ((DictionaryEntry.Source) row).dictionaryEntry(i, entry)) {
-        Binary v = dictionary.entryOf(entry.dictionary, entry.id);
+        Binary v = dictionary.entryOf(entry);
         if (v != null) {
           out.write(v, 0, level);
           return;

@@ -35,6 +35,8 @@ public final class DictionaryStringVector extends ColumnVector {
   private final WritableColumnVector in;
   /** The column chunk's dictionary the decoded strings belong to. */
   private org.apache.parquet.column.Dictionary chunk;
+  /** What a writer remembers about the chunk's dictionary. */
+  private DictionaryEntry.Memo memo;
   /** This batch's dictionary; null while the batch holds plain (or already decoded) values. */
   private Dictionary batchDictionary;
   private UTF8String[] decoded;
@@ -56,6 +58,7 @@ public final class DictionaryStringVector extends ColumnVector {
     if (c != chunk) {
       chunk = c;
       decoded = c == null ? null : new UTF8String[c.getMaxId() + 1];
+      memo = new DictionaryEntry.Memo();
     }
   }
 
@@ -89,7 +92,7 @@ public final class DictionaryStringVector extends ColumnVector {
   /** The entry {@link #getUTF8String} would decode for this row, while the batch holds dictionary ids. */
   private boolean entry(int rowId, DictionaryEntry into) {
     if (batchDictionary == null || chunk == null) return false;
-    into.set(chunk, in.getDictionaryIds().getDictId(rowId));
+    into.set(chunk, in.getDictionaryIds().getDictId(rowId), memo);
     return true;
   }
 

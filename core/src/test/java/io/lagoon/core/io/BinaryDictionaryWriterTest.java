@@ -213,6 +213,9 @@ class BinaryDictionaryWriterTest {
       inputs.add(large);
       List<org.apache.parquet.column.Dictionary> dictionaries = new ArrayList<>();
       for (List<byte[]> in : inputs) dictionaries.add(InputDictionaries.of(in));
+      List<DictionaryEntry.Memo> memos = new ArrayList<>();
+      for (int d = 0; d < inputs.size(); d++) memos.add(new DictionaryEntry.Memo());
+      DictionaryEntry entry = new DictionaryEntry();
 
       Pair p = new Pair(ParquetProperties.WriterVersion.PARQUET_1_0, dictionaryPageSize);
       BinaryDictionaryWriter ours = (BinaryDictionaryWriter) ((FallbackValuesWriter<?, ?>) p.lagoon).initialWriter;
@@ -230,7 +233,8 @@ class BinaryDictionaryWriterTest {
           if (which == inputs.size() - 1 && r.nextInt(50) != 0) which = 0;
           int e = r.nextInt(inputs.get(which).size());
           byte[] b = inputs.get(which).get(e);
-          Binary v = ours.entryOf(dictionaries.get(which), e);
+          entry.set(dictionaries.get(which), e, memos.get(which));
+          Binary v = ours.entryOf(entry);
           if (which == inputs.size() - 1) assertTrue(v == null, "an input larger than a dictionary is not mapped");
           if (v == null && which < inputs.size() - 1) afterFallBack++;
           if (v != null) {

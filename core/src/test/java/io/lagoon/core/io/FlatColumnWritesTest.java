@@ -191,6 +191,9 @@ class FlatColumnWritesTest {
     private final org.apache.parquet.column.Dictionary[] dictionaries;
     private final int[] ids;
     private final int[] asked;
+    /** One memo per input dictionary, as its reader keeps it. */
+    private static final java.util.Map<org.apache.parquet.column.Dictionary, DictionaryEntry.Memo> memos =
+        new java.util.IdentityHashMap<>();
 
     EntryRow(Object[] values, org.apache.parquet.column.Dictionary[] dictionaries, int[] ids, int[] asked) {
       super(values);
@@ -203,7 +206,7 @@ class FlatColumnWritesTest {
     public boolean dictionaryEntry(int i, DictionaryEntry into) {
       if (dictionaries[i] == null) return false;
       asked[0]++;
-      into.set(dictionaries[i], ids[i]);
+      into.set(dictionaries[i], ids[i], memos.computeIfAbsent(dictionaries[i], d -> new DictionaryEntry.Memo()));
       return true;
     }
   }
