@@ -74,19 +74,7 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
       encodedValues.add(expectedId);
       return;
     }
-    // A value that is a slice of a larger array (a string where it lies in its row) is read in place.
-    java.nio.ByteBuffer buffer = v.toByteBuffer();
-    byte[] bytes;
-    int offset;
-    int length = buffer.remaining();
-    if (buffer.hasArray()) {
-      bytes = buffer.array();
-      offset = buffer.arrayOffset() + buffer.position();
-    } else {
-      bytes = v.getBytesUnsafe();
-      offset = 0;
-    }
-    encodedValues.add(use(key(bytes, offset, length)));
+    encodedValues.add(use(key(v)));
   }
 
   /**
@@ -132,14 +120,20 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
       bytes += b.length();
       // One input larger than a dictionary may be, or many: the values' own bytes are written then.
       if (bytes > maxDictionaryByteSize || arenaEnd > 4L * maxDictionaryByteSize) return null;
-      java.nio.ByteBuffer buffer = b.toByteBuffer();
-      if (buffer.hasArray()) map[e] = key(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
-      else map[e] = key(b.getBytesUnsafe(), 0, b.length());
+      map[e] = key(b);
     }
     return map;
   }
 
-  /** The key of these bytes, added if new. */
+  /** The key of a value's bytes, added if new. */
+  private int key(Binary v) {
+    // A value that is a slice of a larger array (a string where it lies in its row) is read in place.
+    java.nio.ByteBuffer buffer = v.toByteBuffer();
+    if (buffer.hasArray()) return key(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+    byte[] bytes = v.getBytesUnsafe();
+    return key(bytes, 0, bytes.length);
+  }
+
   private int key(byte[] bytes, int offset, int length) {
     int hash = hash(bytes, offset, length);
     long prefix = prefix(bytes, offset, length);

@@ -30,7 +30,7 @@ public final class DictionaryEntry {
    * lookup when a merge switches between inputs from one value to the next.
    */
   public static final class Memo {
-    Object owner;
+    BinaryDictionaryWriter owner;
     int generation;
     int[] keys;
   }
