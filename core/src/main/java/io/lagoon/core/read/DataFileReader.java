@@ -11,7 +11,6 @@ import java.util.Map;
 import io.lagoon.core.fs.LeanConfiguration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.SparkSession;
@@ -190,7 +189,7 @@ public final class DataFileReader implements Serializable {
       throw new IllegalArgumentException("Avro data files are read row by row: build the reader for rows");
     }
     Broadcast<SerializableConfiguration> shared = orc || avro || !ntz.isEmpty()
-        ? JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(conf))
+        ? ConfigurationBroadcasts.of(spark.sparkContext(), conf)
         : null;
     DataFileReader reader = new DataFileReader(pq, orc ? new OrcDataReader(required, shared, batch) : null, batch, shared);
     if (!ntz.isEmpty()) {
@@ -397,7 +396,7 @@ public final class DataFileReader implements Serializable {
    */
   public DataFileReader skipRowGroups(SparkSession spark, Configuration conf) {
     footerConf = this.conf != null ? this.conf
-        : JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(new LeanConfiguration(conf)));
+        : ConfigurationBroadcasts.of(spark.sparkContext(), conf);
     return this;
   }
 

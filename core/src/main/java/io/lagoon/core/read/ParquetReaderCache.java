@@ -1,11 +1,7 @@
 package io.lagoon.core.read;
 
 import io.lagoon.core.fs.LeanConfiguration;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
@@ -31,35 +27,19 @@ final class ParquetReaderCache {
   /** Enough for the readers of a few tables in a few shapes; each holds a broadcast of some 200 KB. */
   private static final int CAPACITY = 32;
 
-  private static final Map<Key, Function1<PartitionedFile, Iterator<InternalRow>>> CACHE =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Function1<PartitionedFile, Iterator<InternalRow>>> e) {
-          return size() > CAPACITY;
-        }
-      };
+  private static final ContextCache<Function1<PartitionedFile, Iterator<InternalRow>>> CACHE =
+      new ContextCache<>(CAPACITY);
 
   private ParquetReaderCache() {}
 
   static Function1<PartitionedFile, Iterator<InternalRow>> reader(SparkSession spark, StructType dataSchema,
       StructType required, scala.collection.Seq<Filter> filters, scala.collection.immutable.Map<String, String> options,
       Configuration conf) {
-    Key key = new Key(spark.sparkContext(), dataSchema, required, JavaConverters.seqAsJavaList(filters),
-        JavaConverters.mapAsJavaMap(options), entries(conf),
-        JavaConverters.mapAsJavaMap(spark.sessionState().conf().getAllConfs()));
-    synchronized (CACHE) {
-      Function1<PartitionedFile, Iterator<InternalRow>> f = CACHE.get(key);
-      if (f != null && !key.context.isStopped()) return f;
-    }
-    Function1<PartitionedFile, Iterator<InternalRow>> built = new ParquetFileFormat().buildReaderWithPartitionValues(
+    Object[] inputs = {dataSchema, required, JavaConverters.seqAsJavaList(filters), JavaConverters.mapAsJavaMap(options),
+        ContextCache.entries(conf), JavaConverters.mapAsJavaMap(spark.sessionState().conf().getAllConfs())};
+    return CACHE.get(spark.sparkContext(), inputs, () -> new ParquetFileFormat().buildReaderWithPartitionValues(
         filters.isEmpty() ? withoutFilterPushdown(spark) : spark, dataSchema, new StructType(), required, filters,
-        options, new LeanConfiguration(conf));
-    synchronized (CACHE) {
-      // A stopped context's functions (and the context itself) are not kept alive here.
-      CACHE.keySet().removeIf(k -> k.context.isStopped());
-      CACHE.put(key, built);
-    }
-    return built;
+        options, new LeanConfiguration(conf)));
   }
 
   /**
@@ -78,38 +58,6 @@ final class ParquetReaderCache {
 
   /** How many functions are kept (for tests). */
   static int size() {
-    synchronized (CACHE) {
-      return CACHE.size();
-    }
-  }
-
-  private static Map<String, String> entries(Configuration conf) {
-    Map<String, String> out = new HashMap<>();
-    for (Map.Entry<String, String> e : conf) out.put(e.getKey(), e.getValue());
-    return out;
-  }
-
-  private static final class Key {
-    final SparkContext context;
-    final Object[] parts;
-    final int hash;
-
-    Key(SparkContext context, Object... parts) {
-      this.context = context;
-      this.parts = parts;
-      this.hash = System.identityHashCode(context) * 31 + java.util.Arrays.hashCode(parts);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (!(o instanceof Key)) return false;
-      Key k = (Key) o;
-      return k.context == context && hash == k.hash && java.util.Arrays.equals(parts, k.parts);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
+    return CACHE.size();
   }
 }

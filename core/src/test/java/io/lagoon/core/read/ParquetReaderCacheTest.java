@@ -130,4 +130,25 @@ class ParquetReaderCacheTest {
     assertSame(base, reader(DATA, List.of(), true, conf), "the setting back as it was finds the first function");
     assertFalse(ParquetReaderCache.size() > 32);
   }
+
+  /**
+   * A configuration is broadcast once for the same entries (the readers of ORC and Avro files take
+   * it), and anew when an entry differs; the broadcast holds the entries as they were.
+   */
+  @Test
+  void aConfigurationIsBroadcastOncePerSetOfEntries() {
+    Configuration conf = new Configuration(false);
+    conf.set("lagoon.test.broadcast", "a");
+    var first = ConfigurationBroadcasts.of(spark.sparkContext(), conf);
+    assertSame(first, ConfigurationBroadcasts.of(spark.sparkContext(), new Configuration(conf)));
+    Configuration changed = new Configuration(conf);
+    changed.set("lagoon.test.broadcast", "b");
+    var second = ConfigurationBroadcasts.of(spark.sparkContext(), changed);
+    assertNotSame(first, second);
+    assertEquals("a", first.value().get().get("lagoon.test.broadcast"));
+    assertEquals("b", second.value().get().get("lagoon.test.broadcast"));
+    conf.set("lagoon.test.broadcast", "c");
+    assertEquals("a", first.value().get().get("lagoon.test.broadcast"), "a copy: later changes are not seen");
+    assertFalse(ConfigurationBroadcasts.size() > 16);
+  }
 }

@@ -104,4 +104,34 @@ class ProcedureCallTest extends LagoonSparkTest {
     // A column named call is still a column.
     assertEquals(List.of("7"), rows("SELECT call FROM (SELECT 7 AS call)"));
   }
+
+  /**
+   * A procedure that changes what a table holds refreshes Spark's cached data of it: a cached
+   * table, and a cached query over it, show the rollback; without a cache the next read does.
+   */
+  @Test
+  void aCachedTableSeesTheProcedureChange() {
+    sql("CREATE TABLE lake.calls.cached (id INT)");
+    sql("CREATE TABLE lake.calls.uncached (id INT)");
+    for (String t : new String[] {"cached", "uncached"}) {
+      sql("INSERT INTO lake.calls." + t + " VALUES (1)");
+      sql("INSERT INTO lake.calls." + t + " VALUES (2), (3)");
+    }
+    try {
+      sql("CACHE TABLE lake.calls.cached");
+      sql("CACHE TABLE doubled AS SELECT id * 2 AS d FROM lake.calls.cached");
+      assertEquals(List.of("3"), rows("SELECT count(*) FROM lake.calls.cached"));
+      assertEquals(List.of("12"), rows("SELECT sum(d) FROM doubled"));
+      sql("CALL lake.sys.rollback(table => 'calls.cached', snapshot => 1)").collect();
+      assertEquals(List.of("1"), rows("SELECT count(*) FROM lake.calls.cached"));
+      assertEquals(List.of("2"), rows("SELECT sum(d) FROM doubled"));
+      sql("CALL lake.sys.rollback(table => 'calls.uncached', snapshot => 1)").collect();
+      assertEquals(List.of("1"), rows("SELECT * FROM lake.calls.uncached"));
+    } finally {
+      sql("UNCACHE TABLE IF EXISTS doubled");
+      sql("UNCACHE TABLE IF EXISTS lake.calls.cached");
+      sql("DROP TABLE lake.calls.cached");
+      sql("DROP TABLE lake.calls.uncached");
+    }
+  }
 }

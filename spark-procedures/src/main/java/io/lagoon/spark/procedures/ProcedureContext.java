@@ -64,8 +64,13 @@ public final class ProcedureContext {
     return manager.currentCatalog().name().equals(catalog.name()) && ns.length == 1 ? ns[0] : "default";
   }
 
-  /** Spark's cached plans of the table are stale after a procedure changed it. */
+  /**
+   * Spark's cached plans of the table are stale after a procedure changed it. Without any cached
+   * data there is nothing to refresh (Lagoon's catalog keeps no tables of its own), and Spark's
+   * refresh would still resolve the table anew, as much driver time as a compaction's planning.
+   */
   public void refresh(FileStoreTable table) {
+    if (session.sharedState().cacheManager().isEmpty()) return;
     try {
       session.catalog().refreshTable(catalog.name() + "." + table.fullName());
     } catch (RuntimeException ignore) {
