@@ -26,6 +26,7 @@ final class ArrayPlainValuesWriter extends ValuesWriter {
 
   private byte[] buffer;
   private int size;
+  private final BinaryBytes located = new BinaryBytes();
 
   ArrayPlainValuesWriter(int initialSize) {
     buffer = new byte[Math.max(64, initialSize)];
@@ -75,13 +76,8 @@ final class ArrayPlainValuesWriter extends ValuesWriter {
     int n = v.length();
     int at = reserve(4 + n);
     INTS.set(buffer, at, n);
-    at += 4;
-    java.nio.ByteBuffer b = v.toByteBuffer();
-    if (b.hasArray()) {
-      System.arraycopy(b.array(), b.arrayOffset() + b.position(), buffer, at, n);
-    } else {
-      b.duplicate().get(buffer, at, n);
-    }
+    BinaryBytes b = located.of(v);
+    System.arraycopy(b.array, b.offset, buffer, at + 4, n);
   }
 
   @Override

@@ -61,6 +61,7 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
   private int expectedId;
   /** Whether values now go to the plain writer (entries are then not handed out). */
   private boolean fellBack;
+  private final BinaryBytes located = new BinaryBytes();
 
   BinaryDictionaryWriter(int maxDictionaryByteSize, Encoding dataPage, Encoding dictionaryPage,
                          ByteBufferAllocator allocator) {
@@ -128,10 +129,8 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
   /** The key of a value's bytes, added if new. */
   private int key(Binary v) {
     // A value that is a slice of a larger array (a string where it lies in its row) is read in place.
-    java.nio.ByteBuffer buffer = v.toByteBuffer();
-    if (buffer.hasArray()) return key(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
-    byte[] bytes = v.getBytesUnsafe();
-    return key(bytes, 0, bytes.length);
+    BinaryBytes b = located.of(v);
+    return key(b.array, b.offset, b.length);
   }
 
   private int key(byte[] bytes, int offset, int length) {

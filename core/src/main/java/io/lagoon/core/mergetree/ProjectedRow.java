@@ -9,6 +9,8 @@ import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.types.CalendarInterval;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatchRow;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -20,6 +22,14 @@ public final class ProjectedRow extends InternalRow implements DictionaryEntry.S
   private final int[] sources;
   private final DataType[] types;
   private InternalRow row;
+  /**
+   * When the row is a batch's row view, the batch's vectors, read here directly: Spark's view
+   * dispatches every read through one call site shared by every vector class of the JVM, which
+   * the JIT can only call through a table, while the few kinds a file reader hands out are
+   * inlined here. Null for other rows.
+   */
+  private ColumnVector[] vectors;
+  private ColumnarBatchRow batchRow;
 
   /** @param types the type of each field, for {@link #copy()} */
   public ProjectedRow(int[] sources, DataType[] types) {
@@ -28,22 +38,86 @@ public final class ProjectedRow extends InternalRow implements DictionaryEntry.S
   }
 
   public ProjectedRow replace(InternalRow current) {
-    this.row = current;
+    // A batch's row view stays the same object from row to row (and its vectors with it).
+    if (current != row) {
+      row = current;
+      batchRow = current instanceof ColumnarBatchRow ? (ColumnarBatchRow) current : null;
+      vectors = batchRow == null ? null : DictionaryStringVector.vectorsOf(batchRow);
+    }
     return this;
   }
 
   @Override public int numFields() { return sources.length; }
-  @Override public boolean isNullAt(int i) { return sources[i] < 0 || row.isNullAt(sources[i]); }
-  @Override public boolean getBoolean(int i) { return row.getBoolean(sources[i]); }
-  @Override public byte getByte(int i) { return row.getByte(sources[i]); }
-  @Override public short getShort(int i) { return row.getShort(sources[i]); }
-  @Override public int getInt(int i) { return row.getInt(sources[i]); }
-  @Override public long getLong(int i) { return row.getLong(sources[i]); }
-  @Override public float getFloat(int i) { return row.getFloat(sources[i]); }
-  @Override public double getDouble(int i) { return row.getDouble(sources[i]); }
-  @Override public Decimal getDecimal(int i, int precision, int scale) { return row.getDecimal(sources[i], precision, scale); }
-  @Override public UTF8String getUTF8String(int i) { return row.getUTF8String(sources[i]); }
-  @Override public byte[] getBinary(int i) { return row.getBinary(sources[i]); }
+
+  @Override
+  public boolean isNullAt(int i) {
+    int s = sources[i];
+    if (s < 0) return true;
+    ColumnVector[] v = vectors;
+    return v != null ? v[s].isNullAt(batchRow.rowId) : row.isNullAt(s);
+  }
+
+  @Override
+  public boolean getBoolean(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getBoolean(batchRow.rowId) : row.getBoolean(sources[i]);
+  }
+
+  @Override
+  public byte getByte(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getByte(batchRow.rowId) : row.getByte(sources[i]);
+  }
+
+  @Override
+  public short getShort(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getShort(batchRow.rowId) : row.getShort(sources[i]);
+  }
+
+  @Override
+  public int getInt(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getInt(batchRow.rowId) : row.getInt(sources[i]);
+  }
+
+  @Override
+  public long getLong(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getLong(batchRow.rowId) : row.getLong(sources[i]);
+  }
+
+  @Override
+  public float getFloat(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getFloat(batchRow.rowId) : row.getFloat(sources[i]);
+  }
+
+  @Override
+  public double getDouble(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getDouble(batchRow.rowId) : row.getDouble(sources[i]);
+  }
+
+  @Override
+  public Decimal getDecimal(int i, int precision, int scale) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getDecimal(batchRow.rowId, precision, scale)
+        : row.getDecimal(sources[i], precision, scale);
+  }
+
+  @Override
+  public UTF8String getUTF8String(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getUTF8String(batchRow.rowId) : row.getUTF8String(sources[i]);
+  }
+
+  @Override
+  public byte[] getBinary(int i) {
+    ColumnVector[] v = vectors;
+    return v != null ? v[sources[i]].getBinary(batchRow.rowId) : row.getBinary(sources[i]);
+  }
+
   @Override public CalendarInterval getInterval(int i) { return row.getInterval(sources[i]); }
   @Override public InternalRow getStruct(int i, int numFields) { return row.getStruct(sources[i], numFields); }
   @Override public ArrayData getArray(int i) { return row.getArray(sources[i]); }
@@ -51,7 +125,11 @@ public final class ProjectedRow extends InternalRow implements DictionaryEntry.S
 
   @Override
   public boolean dictionaryEntry(int i, DictionaryEntry into) {
-    return sources[i] >= 0 && DictionaryStringVector.entryOf(row, sources[i], into);
+    int s = sources[i];
+    if (s < 0) return false;
+    ColumnVector[] v = vectors;
+    return v != null ? DictionaryStringVector.entryOf(v[s], batchRow.rowId, into)
+        : DictionaryStringVector.entryOf(row, s, into);
   }
 
   @Override

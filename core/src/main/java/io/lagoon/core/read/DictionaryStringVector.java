@@ -82,11 +82,20 @@ public final class DictionaryStringVector extends ColumnVector {
    */
   public static boolean entryOf(InternalRow row, int ordinal, DictionaryEntry into) {
     if (row instanceof ColumnarBatchRow) {
-      if (BATCH_ROW_COLUMNS == null) return false;
-      ColumnVector c = ((ColumnVector[]) BATCH_ROW_COLUMNS.get((ColumnarBatchRow) row))[ordinal];
-      return c instanceof DictionaryStringVector && ((DictionaryStringVector) c).entry(((ColumnarBatchRow) row).rowId, into);
+      ColumnVector[] vectors = vectorsOf((ColumnarBatchRow) row);
+      return vectors != null && entryOf(vectors[ordinal], ((ColumnarBatchRow) row).rowId, into);
     }
     return row instanceof DictionaryEntry.Source && ((DictionaryEntry.Source) row).dictionaryEntry(ordinal, into);
+  }
+
+  /** The same for a row of a vector read directly ({@link #vectorsOf}). */
+  public static boolean entryOf(ColumnVector vector, int rowId, DictionaryEntry into) {
+    return vector instanceof DictionaryStringVector && ((DictionaryStringVector) vector).entry(rowId, into);
+  }
+
+  /** The vectors behind a batch's row view (Spark keeps them private), or null where this Spark has no such field. */
+  public static ColumnVector[] vectorsOf(ColumnarBatchRow row) {
+    return BATCH_ROW_COLUMNS == null ? null : (ColumnVector[]) BATCH_ROW_COLUMNS.get(row);
   }
 
   /** The entry {@link #getUTF8String} would decode for this row, while the batch holds dictionary ids. */
