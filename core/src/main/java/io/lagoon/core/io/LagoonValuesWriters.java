@@ -14,7 +14,8 @@ import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
  * Parquet's own choice of encoders for each column, except that a dictionary-encoded string or
- * binary column gets {@link BinaryDictionaryWriter}, and plain-encoded values (numbers without a
+ * binary column gets {@link BinaryDictionaryWriter}, a dictionary-encoded 32-bit column
+ * {@link IntDictionaryWriter}, and plain-encoded values (numbers without a
  * dictionary, or after a dictionary's fall-back) {@link ArrayPlainValuesWriter}: both write the
  * same bytes faster.
  */
@@ -35,16 +36,22 @@ final class LagoonValuesWriters implements ValuesWriterFactory {
     if (!(w instanceof FallbackValuesWriter)) return w;
     FallbackValuesWriter<?, ?> f = (FallbackValuesWriter<?, ?>) w;
     ValuesWriter fallBack = f.fallBackWriter.getClass() == PlainValuesWriter.class ? plain(f.fallBackWriter) : f.fallBackWriter;
-    if (f.initialWriter.getClass() != DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter.class) {
-      return fallBack == f.fallBackWriter ? w : FallbackValuesWriter.of(f.initialWriter, fallBack);
-    }
+    Class<?> dictionary = f.initialWriter.getClass();
+    boolean binary = dictionary == DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter.class;
+    boolean ints = dictionary == DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter.class;
+    if (!binary && !ints) return fallBack == f.fallBackWriter ? w : FallbackValuesWriter.of(f.initialWriter, fallBack);
     // Parquet's encodings: the data page's as its writer has it, the dictionary page's by writer version.
     Encoding dataPage = f.initialWriter.getEncoding();
     Encoding dictionaryPage = properties.getWriterVersion() == ParquetProperties.WriterVersion.PARQUET_1_0
         ? Encoding.PLAIN_DICTIONARY : Encoding.PLAIN;
     f.initialWriter.close();
-    return FallbackValuesWriter.of(new BinaryDictionaryWriter(properties.getDictionaryPageSizeThreshold(), dataPage,
-        dictionaryPage, properties.getAllocator()), fallBack);
+    int size = properties.getDictionaryPageSizeThreshold();
+    if (ints) {
+      return FallbackValuesWriter.of(new IntDictionaryWriter(size, dataPage, dictionaryPage, properties.getAllocator()),
+          fallBack);
+    }
+    return FallbackValuesWriter.of(new BinaryDictionaryWriter(size, dataPage, dictionaryPage, properties.getAllocator()),
+        fallBack);
   }
 
   /** Parquet's plain writer, closed, replaced by one that writes the same bytes into an array. */
