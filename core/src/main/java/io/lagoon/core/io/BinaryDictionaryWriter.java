@@ -256,8 +256,11 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDic
     return h;
   }
 
-  /** Hashes of similar strings differ in their low bits only; slots are chosen by all of them. */
-  private static int spread(int h) {
+  /**
+   * Hashes of similar strings (and consecutive integers) differ in their low bits only; slots are
+   * chosen by all of them.
+   */
+  static int spread(int h) {
     int x = h * 0x9E3779B9;
     return x ^ (x >>> 16);
   }

@@ -49,7 +49,7 @@ final class IntDictionaryWriter extends DictionaryValuesWriter.PlainIntegerDicti
   /** The id of a value, numbering it if new. */
   private int idOf(int v) {
     int mask = slots.length - 1;
-    int pos = spread(v) & mask;
+    int pos = BinaryDictionaryWriter.spread(v) & mask;
     for (long s = slots[pos]; (int) s != 0; s = slots[pos]) {
       if ((int) (s >>> 32) == v) return (int) s - 1;
       pos = (pos + 1) & mask;
@@ -68,17 +68,11 @@ final class IntDictionaryWriter extends DictionaryValuesWriter.PlainIntegerDicti
     int mask = bigger.length - 1;
     for (long s : slots) {
       if ((int) s == 0) continue;
-      int pos = spread((int) (s >>> 32)) & mask;
+      int pos = BinaryDictionaryWriter.spread((int) (s >>> 32)) & mask;
       while ((int) bigger[pos] != 0) pos = (pos + 1) & mask;
       bigger[pos] = s;
     }
     slots = bigger;
-  }
-
-  /** Consecutive values land in scattered slots, so runs of them do not pile up. */
-  private static int spread(int v) {
-    int x = v * 0x9E3779B9;
-    return x ^ (x >>> 16);
   }
 
   @Override

@@ -1,17 +1,13 @@
 package io.lagoon.core.io;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.io.IOException;
 import java.util.Random;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
-import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
@@ -25,13 +21,6 @@ import org.junit.jupiter.api.Test;
 class ArrayPlainValuesWriterTest {
   private static ColumnDescriptor column(PrimitiveTypeName type) {
     return new ColumnDescriptor(new String[] {"c"}, Types.optional(type).named("c"), 0, 1);
-  }
-
-  private static ParquetProperties properties(boolean dictionary, int dictionaryPageSize,
-                                              org.apache.parquet.column.values.factory.ValuesWriterFactory factory) {
-    return ParquetProperties.builder().withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-        .withDictionaryEncoding(dictionary).withDictionaryPageSize(dictionaryPageSize).withValuesWriterFactory(factory)
-        .build();
   }
 
   private interface Value {
@@ -49,9 +38,10 @@ class ArrayPlainValuesWriterTest {
 
   private static void run(long seed, PrimitiveTypeName type, boolean dictionary, int dictionaryPageSize, int distinct,
                           int count) throws IOException {
-    ColumnDescriptor c = column(type);
-    ValuesWriter parquet = properties(dictionary, dictionaryPageSize, new DefaultValuesWriterFactory()).newValuesWriter(c);
-    ValuesWriter lagoon = properties(dictionary, dictionaryPageSize, new LagoonValuesWriters()).newValuesWriter(c);
+    WriterPair pair = new WriterPair(column(type), b -> b.withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+        .withDictionaryEncoding(dictionary).withDictionaryPageSize(dictionaryPageSize));
+    ValuesWriter parquet = pair.parquet;
+    ValuesWriter lagoon = pair.lagoon;
     // The path under test: plain values go to the array writer, alone or behind a dictionary.
     ValuesWriter plain = lagoon instanceof FallbackValuesWriter ? ((FallbackValuesWriter<?, ?>) lagoon).fallBackWriter : lagoon;
     assertSame(ArrayPlainValuesWriter.class, plain.getClass(), type + " dictionary " + dictionary);
@@ -65,22 +55,10 @@ class ArrayPlainValuesWriterTest {
       v.write(lagoon, b);
       assertEquals(parquet.getBufferedSize(), lagoon.getBufferedSize(), "buffered size after value " + i);
       // Pages of a few values up to many thousands: a short page after a long one too.
-      if (pages.nextInt(pages.nextBoolean() ? 20 : 20_000) == 0) samePage(parquet, lagoon, type + " page " + page++);
+      if (pages.nextInt(pages.nextBoolean() ? 20 : 20_000) == 0) pair.samePage(type + " page " + page++);
     }
-    samePage(parquet, lagoon, type + " last page");
-    DictionaryPage x = parquet.toDictPageAndClose();
-    DictionaryPage y = lagoon.toDictPageAndClose();
-    assertEquals(x == null, y == null);
-    if (x != null) assertArrayEquals(x.getBytes().toByteArray(), y.getBytes().toByteArray());
-  }
-
-  private static void samePage(ValuesWriter parquet, ValuesWriter lagoon, String what) throws IOException {
-    Encoding e = parquet.getEncoding();
-    assertEquals(e, lagoon.getEncoding(), what);
-    assertArrayEquals(parquet.getBytes().toByteArray(), lagoon.getBytes().toByteArray(), what);
-    parquet.reset();
-    lagoon.reset();
-    assertEquals(parquet.getBufferedSize(), lagoon.getBufferedSize(), what + " after reset");
+    pair.samePage(type + " last page");
+    pair.sameDictionary();
   }
 
   @Test
@@ -109,6 +87,7 @@ class ArrayPlainValuesWriterTest {
     ValuesWriter parquet = new org.apache.parquet.column.values.plain.PlainValuesWriter(64, 1 << 20,
         new org.apache.parquet.bytes.HeapByteBufferAllocator());
     ValuesWriter lagoon = new ArrayPlainValuesWriter(64);
+    WriterPair pair = new WriterPair(parquet, lagoon);
     Random r = new Random(5);
     for (int page = 0; page < 4; page++) {
       for (int i = 0; i < 3000; i++) {
@@ -126,7 +105,7 @@ class ArrayPlainValuesWriterTest {
         lagoon.writeByte(one);
         assertEquals(parquet.getBufferedSize(), lagoon.getBufferedSize());
       }
-      samePage(parquet, lagoon, "page " + page);
+      pair.samePage("page " + page);
     }
   }
 

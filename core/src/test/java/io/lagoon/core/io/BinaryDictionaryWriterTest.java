@@ -1,7 +1,6 @@
 package io.lagoon.core.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,8 +14,6 @@ import java.util.Random;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DictionaryPage;
-import org.apache.parquet.column.values.ValuesWriter;
-import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType;
@@ -32,17 +29,9 @@ class BinaryDictionaryWriterTest {
       Types.optional(PrimitiveType.PrimitiveTypeName.BINARY).named("s"), 0, 1);
 
   /** Parquet's writer and Lagoon's for the same properties, fed the same values. */
-  private static final class Pair {
-    final ValuesWriter parquet;
-    final ValuesWriter lagoon;
-
+  private static final class Pair extends WriterPair {
     Pair(ParquetProperties.WriterVersion version, int dictionaryPageSize) {
-      ParquetProperties defaults = ParquetProperties.builder().withWriterVersion(version)
-          .withDictionaryPageSize(dictionaryPageSize).withValuesWriterFactory(new DefaultValuesWriterFactory()).build();
-      ParquetProperties ours = ParquetProperties.builder().withWriterVersion(version)
-          .withDictionaryPageSize(dictionaryPageSize).withValuesWriterFactory(new LagoonValuesWriters()).build();
-      parquet = defaults.newValuesWriter(COLUMN);
-      lagoon = ours.newValuesWriter(COLUMN);
+      super(COLUMN, b -> b.withWriterVersion(version).withDictionaryPageSize(dictionaryPageSize));
       assertSame(BinaryDictionaryWriter.class, ((FallbackValuesWriter<?, ?>) lagoon).initialWriter.getClass());
       assertNotSame(BinaryDictionaryWriter.class, ((FallbackValuesWriter<?, ?>) parquet).initialWriter.getClass());
     }
@@ -50,26 +39,6 @@ class BinaryDictionaryWriterTest {
     void write(Binary forParquet, Binary forLagoon) {
       parquet.writeBytes(forParquet);
       lagoon.writeBytes(forLagoon);
-    }
-
-    /** Ends a page as a column writer does, and checks both wrote the same. */
-    void samePage() throws IOException {
-      assertEquals(parquet.getEncoding(), lagoon.getEncoding());
-      assertArrayEquals(parquet.getBytes().toByteArray(), lagoon.getBytes().toByteArray());
-      parquet.reset();
-      lagoon.reset();
-    }
-
-    void sameDictionary() throws IOException {
-      DictionaryPage a = parquet.toDictPageAndClose();
-      DictionaryPage b = lagoon.toDictPageAndClose();
-      if (a == null || b == null) {
-        assertEquals(a, b);
-        return;
-      }
-      assertEquals(a.getDictionarySize(), b.getDictionarySize());
-      assertEquals(a.getEncoding(), b.getEncoding());
-      assertArrayEquals(a.getBytes().toByteArray(), b.getBytes().toByteArray());
     }
   }
 

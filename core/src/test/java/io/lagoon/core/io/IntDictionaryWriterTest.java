@@ -12,8 +12,6 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DictionaryPage;
-import org.apache.parquet.column.values.ValuesWriter;
-import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Types;
@@ -29,15 +27,9 @@ class IntDictionaryWriterTest {
       Types.optional(PrimitiveType.PrimitiveTypeName.INT32).named("i"), 0, 1);
 
   /** Parquet's writer and Lagoon's for the same properties, fed the same values. */
-  private static final class Pair {
-    final ValuesWriter parquet;
-    final ValuesWriter lagoon;
-
+  private static final class Pair extends WriterPair {
     Pair(ParquetProperties.WriterVersion version, int dictionaryPageSize) {
-      parquet = ParquetProperties.builder().withWriterVersion(version).withDictionaryPageSize(dictionaryPageSize)
-          .withValuesWriterFactory(new DefaultValuesWriterFactory()).build().newValuesWriter(COLUMN);
-      lagoon = ParquetProperties.builder().withWriterVersion(version).withDictionaryPageSize(dictionaryPageSize)
-          .withValuesWriterFactory(new LagoonValuesWriters()).build().newValuesWriter(COLUMN);
+      super(COLUMN, b -> b.withWriterVersion(version).withDictionaryPageSize(dictionaryPageSize));
       assertSame(IntDictionaryWriter.class, ((FallbackValuesWriter<?, ?>) lagoon).initialWriter.getClass());
       assertNotSame(IntDictionaryWriter.class, ((FallbackValuesWriter<?, ?>) parquet).initialWriter.getClass());
     }
@@ -46,25 +38,6 @@ class IntDictionaryWriterTest {
       parquet.writeInteger(v);
       lagoon.writeInteger(v);
       assertEquals(parquet.getBufferedSize(), lagoon.getBufferedSize());
-    }
-
-    void samePage() throws IOException {
-      assertEquals(parquet.getEncoding(), lagoon.getEncoding());
-      assertArrayEquals(parquet.getBytes().toByteArray(), lagoon.getBytes().toByteArray());
-      parquet.reset();
-      lagoon.reset();
-    }
-
-    void sameDictionary() throws IOException {
-      DictionaryPage a = parquet.toDictPageAndClose();
-      DictionaryPage b = lagoon.toDictPageAndClose();
-      if (a == null || b == null) {
-        assertEquals(a, b);
-        return;
-      }
-      assertEquals(a.getDictionarySize(), b.getDictionarySize());
-      assertEquals(a.getEncoding(), b.getEncoding());
-      assertArrayEquals(a.getBytes().toByteArray(), b.getBytes().toByteArray());
     }
   }
 
