@@ -2,6 +2,8 @@ package io.lagoon.core.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.io.IOException;
 import java.util.function.UnaryOperator;
@@ -10,6 +12,7 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
+import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 
 /**
  * Parquet's values writer and Lagoon's ({@link LagoonValuesWriters}) for one column and the same
@@ -30,6 +33,12 @@ class WriterPair {
   WriterPair(ValuesWriter parquet, ValuesWriter lagoon) {
     this.parquet = parquet;
     this.lagoon = lagoon;
+  }
+
+  /** Checks that Lagoon's writer starts with the given dictionary encoder and Parquet's does not. */
+  void lagoonDictionaryIs(Class<?> encoder) {
+    assertSame(encoder, ((FallbackValuesWriter<?, ?>) lagoon).initialWriter.getClass());
+    assertNotSame(encoder, ((FallbackValuesWriter<?, ?>) parquet).initialWriter.getClass());
   }
 
   /** Ends a page as a column writer does, and checks both wrote the same. */
